@@ -64,8 +64,8 @@ func ParseOperable(text string) (Operable, error) {
 	i := 0
 	for {
 		i = skipSpace(text, i)
-		if i == len(text) {
-			break
+		if i == len(text) || strings.HasPrefix(text[i:], "//") {
+			break // end of text, or a trailing "// comment" (as //nolint allows)
 		}
 		key, j := scanIdent(text, i)
 		if key == "" {
@@ -118,8 +118,8 @@ func ParseHatch(text string) (Hatch, error) {
 	i := 0
 	for {
 		i = skipSpace(text, i)
-		if i == len(text) {
-			break
+		if i == len(text) || strings.HasPrefix(text[i:], "//") {
+			break // end of text, or a trailing "// comment" (as //nolint allows)
 		}
 		key, j := scanIdent(text, i)
 		if key == "" {

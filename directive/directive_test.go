@@ -51,6 +51,8 @@ var operableTests = []struct {
 	err   string // exact message, or "" for success
 }{
 	{" grant=RefundDrafter", "RefundDrafter", ""},
+	{" grant=RefundDrafter // the support agent's tool", "RefundDrafter", ""},
+	{" // grant=RefundDrafter", "", "//agent:operable needs grant=NAME"},
 	{"grant=RefundDrafter", "RefundDrafter", ""},
 	{" grant=billing.RefundDrafter  ", "billing.RefundDrafter", ""},
 	{"\tgrant=_private", "_private", ""},
@@ -75,7 +77,7 @@ var operableTests = []struct {
 	{` grant="X"`, "", `malformed grant "\"X\"" in //agent:operable; expected an identifier or package.Identifier`},
 	{" grant=X,Y", "", `malformed grant "X,Y" in //agent:operable; expected an identifier or package.Identifier`},
 	{" grant=X grant=Y", "", "key grant repeated in //agent:operable; a handler names exactly one grant"},
-	{" grant=X // drafts refunds", "", `unexpected "//" in //agent:operable; expected grant=NAME`},
+	{" grant=X // drafts refunds", "X", ""},
 	{" grant=X ,", "", `unexpected "," in //agent:operable; expected grant=NAME`},
 	{" RefundDrafter", "", `unexpected "RefundDrafter" in //agent:operable; expected grant=NAME`},
 	{" grant=X\xff", "", `malformed grant "X\xff" in //agent:operable; expected an identifier or package.Identifier`},
@@ -107,6 +109,18 @@ var hatchTests = []struct {
 	want Hatch
 	err  string // exact message, or "" for success
 }{
+	{
+		text: ` none reason="pure" // a trailing comment, as //nolint allows`,
+		want: Hatch{None: true, Reason: "pure"},
+	},
+	{
+		text: ` outbound("https://x.example/a//b") reason="a // inside quotes is not a comment"`,
+		want: Hatch{Outbound: []string{"https://x.example/a//b"}, Reason: "a // inside quotes is not a comment"},
+	},
+	{
+		text: ` none // reason="hidden in the comment"`,
+		err:  `//agent:effect needs a non-empty reason="..."`,
+	},
 	{
 		text: ` writes(refunds, "billing.notes") outbound("https://api.stripe.com/v1/refunds") jobs(notify_finance) webhooks("refund.drafted") unbounded_writes(x) reason="finalize() does the row write"`,
 		want: Hatch{
@@ -156,7 +170,8 @@ var hatchTests = []struct {
 	{text: ` Writes(a) reason="r"`, err: `unknown key "Writes" in //agent:effect; ` + validKeys},
 	{text: ` writes(a) because="r"`, err: `unknown key "because" in //agent:effect; ` + validKeys},
 	{text: ` writes(a) , reason="r"`, err: `unexpected "," in //agent:effect; ` + validKeys},
-	{text: ` writes(a) reason="r" // trailing`, err: `unexpected "//" in //agent:effect; ` + validKeys},
+	{text: ` writes(a) reason="r" // trailing`, want: Hatch{Writes: []string{"a"}, Reason: "r"}},
+	{text: ` writes(a) reason="r"// no space`, err: `unexpected "//" after reason in //agent:effect; separate items with spaces`},
 	{text: ` "writes"(a) reason="r"`, err: `unexpected "\"writes\"(a)" in //agent:effect; ` + validKeys},
 	{text: ` writes(a)jobs(b) reason="r"`, err: `unexpected "jobs(b)" after writes(...) in //agent:effect; separate items with spaces`},
 	{text: ` none, reason="r"`, err: `unexpected "none," in //agent:effect; ` + validKeys},

@@ -4,7 +4,9 @@
 // space after the slashes. "// agent:operable" is ordinary prose. Any other
 // comment beginning "//agent:" (for example //agent:operate or
 // //agent:effects) is reported as an unknown directive rather than ignored,
-// so a typo never silently drops a check.
+// so a typo never silently drops a check. As with //nolint, a directive may
+// end in a trailing comment: text from a "//" that starts an item (outside
+// quotes) to the end of the line is ignored.
 //
 // # //agent:operable
 //
