@@ -1,0 +1,1397 @@
+package sqltext
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Kind is the kind of a SQL statement.
+type Kind string
+
+// Statement kinds. Other covers every statement that writes no table row
+// data this package models (SET, BEGIN, COMMIT, CREATE, ALTER, COPY, ...).
+const (
+	Select   Kind = "select"
+	Insert   Kind = "insert"
+	Update   Kind = "update"
+	Delete   Kind = "delete"
+	Truncate Kind = "truncate"
+	Merge    Kind = "merge"
+	Other    Kind = "other"
+)
+
+// Statement is what the reader learned about one SQL statement.
+type Statement struct {
+	Kind             Kind     // statement kind
+	Table            string   // target of INSERT/UPDATE/DELETE/TRUNCATE/MERGE, first FROM table of SELECT, object of other statements when obvious
+	Writes           []string // every table written, including by data-changing CTEs; sorted, deduplicated
+	Reads            []string // tables read (FROM, JOIN, USING, subqueries), CTE names excluded; sorted, deduplicated
+	HasWhere         bool     // the main UPDATE/DELETE/SELECT has a top-level WHERE clause
+	TenantBound      []string // columns bound to a bind parameter by a top-level AND conjunct `col = param` of the main WHERE; sorted, deduplicated
+	DataChangingCTE  bool     // a WITH clause contains INSERT, UPDATE, DELETE or MERGE
+	OnConflictUpdate bool     // upsert: ON CONFLICT DO UPDATE, ON DUPLICATE KEY UPDATE, INSERT OR REPLACE, REPLACE INTO
+	Truncated        bool     // the statement runs to the end of a partial text
+}
+
+// Options controls how Parse reads text.
+type Options struct {
+	// Partial: the text is only a known prefix and unknown runtime text
+	// follows it. The reader reads what it can and marks the last statement
+	// Truncated; HasWhere and TenantBound then reflect only the known text.
+	Partial bool
+}
+
+const maxDepth = 200
+
+// Parse reads every statement in text, split on top-level semicolons, with
+// empty statements ignored. It returns an error when the text cannot be read
+// well enough to fix each statement's kind and target table.
+func Parse(text string, opts Options) ([]Statement, error) {
+	toks, _, err := lex(text, opts.Partial)
+	if err != nil {
+		return nil, err
+	}
+	var segs [][]token
+	depth, start, semis := 0, 0, 0
+	for i, t := range toks {
+		switch t.kind {
+		case tLParen:
+			depth++
+			if depth > maxDepth {
+				return nil, errors.New("nesting too deep")
+			}
+		case tRParen:
+			if depth == 0 {
+				return nil, errors.New("unbalanced parentheses")
+			}
+			depth--
+		case tSemi:
+			if depth == 0 {
+				semis++
+				if i > start {
+					segs = append(segs, toks[start:i])
+				}
+				start = i + 1
+			}
+		}
+	}
+	if depth > 0 && !opts.Partial {
+		return nil, errors.New("unbalanced parentheses")
+	}
+	if start < len(toks) {
+		segs = append(segs, toks[start:])
+	}
+	if len(segs) == 0 {
+		return nil, errors.New("empty SQL text")
+	}
+	if opts.Partial && start == len(toks) {
+		return nil, errors.New("the known text ends before the next statement")
+	}
+	out := make([]Statement, 0, len(segs))
+	for k, seg := range segs {
+		st, err := parseStatement(seg, opts.Partial && k == len(segs)-1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// info is what a statement or query contributes besides reads and writes.
+type info struct {
+	kind       Kind
+	table      string
+	tableOpen  bool // the table name may continue past the known text
+	hasWhere   bool
+	bound      []string
+	onConflict bool
+}
+
+// scope is a linked list of CTE names in scope, each with the table its
+// body reads or writes first.
+type scope struct {
+	parent *scope
+	name   string
+	table  string
+}
+
+func (s *scope) lookup(name string) (string, bool) {
+	if strings.Contains(name, ".") {
+		return "", false
+	}
+	for ; s != nil; s = s.parent {
+		if s.name == name {
+			return s.table, true
+		}
+	}
+	return "", false
+}
+
+type parser struct {
+	toks   []token
+	match  []int // index of the matching ')' for each '(' (len(toks) if unclosed)
+	trunc  bool  // the statement runs to the end of a partial text
+	err    error
+	reads  map[string]bool
+	writes map[string]bool
+	dcte   bool
+}
+
+func parseStatement(toks []token, trunc bool) (Statement, error) {
+	p := &parser{toks: toks, trunc: trunc, reads: map[string]bool{}, writes: map[string]bool{}}
+	p.match = make([]int, len(toks))
+	var stack []int
+	for i, t := range toks {
+		switch t.kind {
+		case tLParen:
+			stack = append(stack, i)
+			p.match[i] = len(toks)
+		case tRParen:
+			if len(stack) > 0 {
+				p.match[stack[len(stack)-1]] = i
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	in := p.stmt(0, len(toks), nil)
+	if p.err == nil && trunc && in.kind == Select && (in.table == "" || in.tableOpen) {
+		p.fail("the table of SELECT is not fixed by the known text")
+	}
+	if p.err != nil {
+		return Statement{}, p.err
+	}
+	st := Statement{
+		Kind:             in.kind,
+		Table:            in.table,
+		HasWhere:         in.hasWhere,
+		DataChangingCTE:  p.dcte,
+		OnConflictUpdate: in.onConflict,
+		Truncated:        trunc,
+		Writes:           sortedKeys(p.writes),
+		Reads:            sortedKeys(p.reads),
+	}
+	if len(in.bound) > 0 {
+		st.TenantBound = slices.Compact(slices.Sorted(slices.Values(in.bound)))
+	}
+	return st, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+func (p *parser) fail(msg string) {
+	if p.err == nil {
+		p.err = errors.New(msg)
+	}
+}
+
+// lenient reports whether a construct cut short at hi is excused because the
+// known text of a partial statement ends there.
+func (p *parser) lenient(hi int) bool { return p.trunc && hi >= len(p.toks) }
+
+func (p *parser) word(i, hi int, ws ...string) bool {
+	if i < 0 || i >= hi || i >= len(p.toks) || p.toks[i].kind != tIdent {
+		return false
+	}
+	return slices.Contains(ws, p.toks[i].val)
+}
+
+func (p *parser) is(i, hi int, k tokKind) bool {
+	return i >= 0 && i < hi && i < len(p.toks) && p.toks[i].kind == k
+}
+
+func (p *parser) op(i, hi int, ops ...string) bool {
+	return p.is(i, hi, tOp) && slices.Contains(ops, p.toks[i].val)
+}
+
+// end returns the index of the ')' closing the '(' at i, clamped to hi.
+func (p *parser) end(i, hi int) int { return min(p.match[i], hi) }
+
+// after returns the index just past the group opened at i, clamped to hi.
+func (p *parser) after(i, hi int) int { return min(p.match[i]+1, hi) }
+
+// clauseWord reports whether the identifier at i can be a keyword: it is not
+// a qualified name part or a column label after AS.
+func (p *parser) clauseWord(i, lo int) bool {
+	if p.toks[i].kind != tIdent {
+		return false
+	}
+	if i > lo {
+		pt := p.toks[i-1]
+		if pt.kind == tDot || pt.kind == tIdent && pt.val == "as" {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the first depth-0 keyword of ws in [lo,hi), or hi.
+func (p *parser) find(lo, hi int, ws ...string) int {
+	for i := lo; i < hi; {
+		if p.toks[i].kind == tLParen {
+			i = p.after(i, hi)
+			continue
+		}
+		if p.clauseWord(i, lo) && p.word(i, hi, ws...) {
+			return i
+		}
+		i++
+	}
+	return hi
+}
+
+// reserved words are never an unquoted table name, alias or CTE name.
+var reserved = setOf("all", "and", "any", "as", "asc", "between", "by", "case", "cross", "default",
+	"delete", "desc", "distinct", "do", "else", "end", "except", "exists", "false", "fetch", "for",
+	"force", "from", "full", "group", "having", "ignore", "in", "indexed", "inner", "insert",
+	"intersect", "into", "is", "join", "lateral", "left", "like", "limit", "lock", "merge",
+	"natural", "not", "null", "offset", "on", "only", "or", "order", "outer", "partition",
+	"returning", "right", "select", "set", "straight_join", "table", "tablesample", "then",
+	"true", "union", "update", "use", "using", "values", "when", "where", "window", "with")
+
+// otherStatements start statements of kind Other.
+var otherStatements = setOf("abort", "alter", "analyse", "analyze", "attach", "begin", "binlog",
+	"cache", "call", "change", "checkpoint", "checksum", "close", "cluster", "comment", "commit",
+	"copy", "create", "deallocate", "declare", "desc", "describe", "detach", "discard", "do",
+	"drop", "end", "execute", "explain", "fetch", "flush", "get", "grant", "handler", "help",
+	"import", "install", "kill", "listen", "load", "lock", "move", "notify", "optimize", "pragma",
+	"prepare", "purge", "reassign", "refresh", "reindex", "release", "rename", "repair", "reset",
+	"resignal", "revoke", "rollback", "savepoint", "security", "set", "show", "shutdown", "signal",
+	"start", "uninstall", "unlisten", "unlock", "use", "vacuum", "xa")
+
+func setOf(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// isName reports whether the token at i can start a name.
+func (p *parser) isName(i, hi int) bool {
+	if i < 0 || i >= hi || i >= len(p.toks) {
+		return false
+	}
+	t := p.toks[i]
+	return t.kind == tIdent && !reserved[t.val] || t.kind == tQuoted && t.val != ""
+}
+
+func (p *parser) isNamePart(i, hi int) bool {
+	if i < 0 || i >= hi || i >= len(p.toks) {
+		return false
+	}
+	t := p.toks[i]
+	return t.kind == tIdent || t.kind == tQuoted && t.val != ""
+}
+
+// name reads a possibly schema-qualified name at i and returns it normalised
+// and the index after it.
+func (p *parser) name(i, hi int) (string, int, bool) {
+	if !p.isName(i, hi) {
+		return "", i, false
+	}
+	var b strings.Builder
+	b.WriteString(p.toks[i].val)
+	j := i + 1
+	for p.is(j, hi, tDot) && p.isNamePart(j+1, hi) {
+		b.WriteByte('.')
+		b.WriteString(p.toks[j+1].val)
+		j += 2
+	}
+	return b.String(), j, true
+}
+
+// nameOpen reports whether a name ending just before j may continue past the
+// known text of a partial statement.
+func (p *parser) nameOpen(j int) bool {
+	if !p.trunc || j <= 0 {
+		return false
+	}
+	return p.toks[j-1].atEnd || j == len(p.toks)-1 && p.toks[j].kind == tDot
+}
+
+// target reads the target table of a data-changing statement.
+func (p *parser) target(i, hi int, stmt string) (string, int) {
+	name, j, ok := p.name(i, hi)
+	switch {
+	case !ok && i >= len(p.toks) && p.trunc:
+		p.fail("the target table of " + stmt + " is not fixed by the known text")
+	case !ok:
+		p.fail("cannot read the target table of " + stmt)
+	case p.nameOpen(j):
+		p.fail("the target table of " + stmt + " is not fixed by the known text")
+	}
+	return name, j
+}
+
+func (p *parser) addRead(name string)  { p.reads[name] = true }
+func (p *parser) addWrite(name string) { p.writes[name] = true }
+
+// isQueryStart reports whether [i,hi) starts a query (possibly parenthesised).
+func (p *parser) isQueryStart(i, hi int) bool {
+	for p.is(i, hi, tLParen) {
+		i++
+	}
+	return p.word(i, hi, "select", "with", "values", "table")
+}
+
+// stmt reads one statement in [lo,hi).
+func (p *parser) stmt(lo, hi int, sc *scope) info {
+	for {
+		if p.err != nil {
+			return info{}
+		}
+		if lo >= hi {
+			if p.lenient(hi) {
+				p.fail("the statement kind is not fixed by the known text")
+			} else {
+				p.fail("missing statement")
+			}
+			return info{}
+		}
+		if p.toks[lo].atEnd {
+			p.fail("the statement kind is not fixed by the known text")
+			return info{}
+		}
+		if !p.word(lo, hi, "with") {
+			break
+		}
+		sc, lo = p.with(lo, hi, sc)
+	}
+	t := p.toks[lo]
+	if t.kind == tLParen {
+		return p.query(lo, hi, sc)
+	}
+	if t.kind == tIdent {
+		switch t.val {
+		case "select", "values", "table":
+			return p.query(lo, hi, sc)
+		case "insert", "replace":
+			return p.insert(lo, hi, sc)
+		case "update":
+			return p.update(lo, hi, sc)
+		case "delete":
+			return p.delete(lo, hi, sc)
+		case "truncate":
+			return p.truncate(lo, hi)
+		case "merge":
+			return p.merge(lo, hi, sc)
+		}
+		if otherStatements[t.val] {
+			return p.other(lo, hi)
+		}
+	}
+	p.fail("unrecognised statement")
+	return info{}
+}
+
+// with reads a WITH clause at lo and returns the scope extended by its CTE
+// names and the index of the main statement.
+func (p *parser) with(lo, hi int, sc *scope) (*scope, int) {
+	bad := func(i int) (*scope, int) {
+		if p.lenient(hi) && i >= hi {
+			p.fail("the statement kind is not fixed by the known text")
+		} else {
+			p.fail("cannot read the WITH clause")
+		}
+		return sc, hi
+	}
+	i := lo + 1
+	if p.word(i, hi, "recursive") {
+		i++
+	}
+	for p.err == nil {
+		if !p.isName(i, hi) {
+			return bad(i)
+		}
+		nm := p.toks[i].val
+		i++
+		if p.is(i, hi, tLParen) {
+			i = p.after(i, hi)
+		}
+		if !p.word(i, hi, "as") {
+			return bad(i)
+		}
+		i++
+		if p.word(i, hi, "not") {
+			i++
+		}
+		if p.word(i, hi, "materialized") {
+			i++
+		}
+		if !p.is(i, hi, tLParen) {
+			return bad(i)
+		}
+		in := p.stmt(i+1, p.end(i, hi), &scope{parent: sc, name: nm})
+		switch in.kind {
+		case Insert, Update, Delete, Merge:
+			p.dcte = true
+		}
+		sc = &scope{parent: sc, name: nm, table: in.table}
+		i = p.after(i, hi)
+		if p.word(i, hi, "search", "cycle") {
+			for i < hi && !p.is(i, hi, tComma) && !p.word(i, hi, "select", "insert", "update", "delete", "merge", "values", "table") {
+				if p.is(i, hi, tLParen) {
+					i = p.after(i, hi)
+					continue
+				}
+				i++
+			}
+		}
+		if !p.is(i, hi, tComma) {
+			return sc, i
+		}
+		i++
+	}
+	return sc, hi
+}
+
+// query reads a SELECT, VALUES or TABLE query, or a set operation of them.
+func (p *parser) query(lo, hi int, sc *scope) info {
+	res := info{kind: Select, hasWhere: true}
+	first := true
+	a := lo
+	for p.err == nil {
+		if a >= hi {
+			if !p.lenient(hi) {
+				p.fail("cannot read the query")
+			}
+			res.hasWhere, res.bound = false, nil
+			break
+		}
+		b := a
+		for b < hi {
+			if p.is(b, hi, tLParen) {
+				b = p.after(b, hi)
+				continue
+			}
+			if b > a && p.clauseWord(b, a) && p.word(b, hi, "union", "intersect", "except") {
+				break
+			}
+			b++
+		}
+		bi := p.branch(a, b, sc)
+		if res.table == "" {
+			res.table, res.tableOpen = bi.table, bi.tableOpen
+		}
+		res.hasWhere = res.hasWhere && bi.hasWhere
+		if first {
+			res.bound = bi.bound
+		} else {
+			res.bound = slices.DeleteFunc(res.bound, func(c string) bool { return !slices.Contains(bi.bound, c) })
+		}
+		first = false
+		if b >= hi {
+			break
+		}
+		a = b + 1
+		if p.word(a, hi, "all", "distinct") {
+			a++
+		}
+	}
+	return res
+}
+
+// branch reads one operand of a set operation.
+func (p *parser) branch(lo, hi int, sc *scope) info {
+	switch {
+	case p.is(lo, hi, tLParen):
+		in := p.stmt(lo+1, p.end(lo, hi), sc)
+		p.scanExpr(p.after(lo, hi), hi, sc)
+		return info{kind: Select, table: in.table, tableOpen: in.tableOpen, hasWhere: in.hasWhere, bound: in.bound}
+	case p.word(lo, hi, "select"):
+		r := p.clauses(lo+1, hi, sc, selectClauses)
+		res := info{kind: Select, hasWhere: r.hasWhere, bound: r.bound}
+		for _, it := range r.items {
+			if it.tableOf != "" {
+				res.table, res.tableOpen = it.tableOf, it.open
+				break
+			}
+		}
+		return res
+	case p.word(lo, hi, "values"):
+		p.scanExpr(lo+1, hi, sc)
+		return info{kind: Select}
+	case p.word(lo, hi, "table"):
+		name, j, ok := p.name(lo+1, hi)
+		if !ok {
+			if !p.lenient(hi) || lo+1 < hi {
+				p.fail("cannot read the query")
+			}
+			return info{kind: Select}
+		}
+		res := info{kind: Select, tableOpen: p.nameOpen(j)}
+		if t, ok := sc.lookup(name); ok {
+			res.table = t
+		} else {
+			res.table = name
+			p.addRead(name)
+		}
+		return res
+	}
+	p.fail("cannot read the query")
+	return info{}
+}
+
+var (
+	selectClauses = setOf("from", "where", "group", "having", "window", "order", "limit", "offset", "fetch", "for", "into", "lock")
+	updateClauses = setOf("from", "where", "returning", "order", "limit")
+	deleteClauses = setOf("using", "where", "returning", "order", "limit")
+	mysqlDelete   = setOf("from", "where", "order", "limit")
+)
+
+type clauseInfo struct {
+	hasWhere bool
+	bound    []string
+	items    []fromItem // items of the first FROM/USING clause
+}
+
+// clauses splits [lo,hi) at the depth-0 clause keywords ws (each taken once)
+// and reads each clause: FROM/USING lists, the WHERE, and subqueries elsewhere.
+func (p *parser) clauses(lo, hi int, sc *scope, ws map[string]bool) clauseInfo {
+	var r clauseInfo
+	seen := map[string]bool{}
+	cur, start := "", lo
+	flush := func(end int) {
+		switch cur {
+		case "from", "using":
+			r.items = p.fromList(start, end, sc, true)
+		case "where":
+			r.hasWhere = true
+			r.bound = p.conjuncts(start, end, nil)
+			p.scanExpr(start, end, sc)
+		default:
+			p.scanExpr(start, end, sc)
+		}
+	}
+	for i := lo; i < hi && p.err == nil; {
+		t := p.toks[i]
+		if t.kind == tLParen {
+			i = p.after(i, hi)
+			continue
+		}
+		if t.kind == tIdent && ws[t.val] && !seen[t.val] && p.clauseWord(i, lo) &&
+			!(t.val == "from" && p.word(i-1, hi, "distinct") && p.word(i-2, hi, "is", "not")) &&
+			!(t.val == "group" && p.word(i-1, hi, "within")) {
+			flush(i)
+			seen[t.val] = true
+			cur, start = t.val, i+1
+		}
+		i++
+	}
+	if p.err == nil {
+		flush(hi)
+	}
+	return r
+}
+
+// fromItem is one item of a FROM list.
+type fromItem struct {
+	name    string // table name, if the item names a table or CTE
+	alias   string
+	tableOf string // the table the item stands for: the table, a CTE's or subquery's first table
+	isTable bool   // the item names a real table (not a CTE)
+	open    bool   // the name may continue past the known text
+}
+
+var joinWords = setOf("join", "inner", "left", "right", "full", "cross", "natural", "straight_join")
+
+// fromList reads a FROM/USING list (or an UPDATE/DELETE target list) in
+// [lo,hi); with record set, named tables are recorded as reads.
+func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
+	var items []fromItem
+	expect := true
+	for i := lo; i < hi && p.err == nil; {
+		t := p.toks[i]
+		if expect {
+			switch {
+			case p.word(i, hi, "lateral", "only"):
+				i++
+				continue
+			case t.kind == tLParen:
+				e := p.end(i, hi)
+				if p.isQueryStart(i+1, e) {
+					in := p.stmt(i+1, e, sc)
+					items = append(items, fromItem{tableOf: in.table, open: in.tableOpen})
+				} else {
+					items = append(items, p.fromList(i+1, e, sc, record)...)
+				}
+				i = p.after(i, hi)
+			case p.word(i, hi, "rows") && p.word(i+1, hi, "from"):
+				i += 2
+				items = append(items, fromItem{})
+			case p.isName(i, hi):
+				name, j, _ := p.name(i, hi)
+				if p.is(j, hi, tLParen) { // table function
+					p.scanExpr(j+1, p.end(j, hi), sc)
+					i = p.after(j, hi)
+					items = append(items, fromItem{})
+					break
+				}
+				it := fromItem{name: name, open: p.nameOpen(j)}
+				if tab, ok := sc.lookup(name); ok {
+					it.tableOf = tab
+				} else if !(name == "dual" && t.kind == tIdent) {
+					it.tableOf, it.isTable = name, true
+					if record {
+						p.addRead(name)
+					}
+				}
+				if p.op(j, hi, "*") {
+					j++
+				}
+				if p.word(j, hi, "as") && p.isName(j+1, hi) {
+					it.alias = p.toks[j+1].val
+					j += 2
+				} else if p.isName(j, hi) {
+					it.alias = p.toks[j].val
+					j++
+				}
+				items = append(items, it)
+				i = j
+			default:
+				p.fail("cannot read the FROM clause")
+				return items
+			}
+			expect = false
+			continue
+		}
+		switch {
+		case t.kind == tComma, p.word(i, hi, "join", "straight_join"):
+			expect = true
+			i++
+		case p.word(i, hi, "on"):
+			e := i + 1
+			for e < hi && !p.is(e, hi, tComma) && !(p.is(e, hi, tIdent) && joinWords[p.toks[e].val] && !p.is(e+1, hi, tLParen)) {
+				if p.is(e, hi, tLParen) {
+					e = p.after(e, hi)
+					continue
+				}
+				e++
+			}
+			p.scanExpr(i+1, e, sc)
+			i = e
+		case p.word(i, hi, "using") && p.is(i+1, hi, tLParen):
+			i = p.after(i+1, hi)
+		case t.kind == tLParen:
+			p.scanExpr(i+1, p.end(i, hi), sc)
+			i = p.after(i, hi)
+		default:
+			i++
+		}
+	}
+	if expect && p.err == nil && !p.lenient(hi) {
+		p.fail("cannot read the FROM clause")
+	}
+	return items
+}
+
+// scanExpr reads the subqueries of an expression in [lo,hi).
+func (p *parser) scanExpr(lo, hi int, sc *scope) {
+	for i := lo; i < hi && p.err == nil; {
+		if p.toks[i].kind != tLParen {
+			i++
+			continue
+		}
+		e := p.end(i, hi)
+		if p.isQueryStart(i+1, e) {
+			p.stmt(i+1, e, sc)
+		} else {
+			p.scanExpr(i+1, e, sc)
+		}
+		i = p.after(i, hi)
+	}
+}
+
+// conjuncts appends to out the columns bound by the top-level AND conjuncts
+// of the condition in [lo,hi).
+func (p *parser) conjuncts(lo, hi int, out []string) []string {
+	start, between, cases := lo, 0, 0
+	for i := lo; i < hi; {
+		t := p.toks[i]
+		if t.kind == tLParen {
+			i = p.after(i, hi)
+			continue
+		}
+		if t.kind == tIdent {
+			switch t.val {
+			case "case":
+				cases++
+			case "end":
+				if cases > 0 {
+					cases--
+				}
+			case "between":
+				if cases == 0 {
+					between++
+				}
+			case "and":
+				if cases > 0 {
+					break
+				}
+				if between > 0 {
+					between--
+					break
+				}
+				out = p.conjunct(start, i, out)
+				start = i + 1
+			}
+		}
+		i++
+	}
+	return p.conjunct(start, hi, out)
+}
+
+func (p *parser) conjunct(lo, hi int, out []string) []string {
+	if lo < hi && p.toks[lo].kind == tLParen && p.match[lo] == hi-1 {
+		return p.conjuncts(lo+1, hi-1, out)
+	}
+	eq := -1
+	for i := lo; i < hi; i++ {
+		if p.op(i, hi, "=", "==") {
+			eq = i
+			break
+		}
+	}
+	if eq < 0 {
+		return out
+	}
+	if col, ok := p.colRef(lo, eq); ok && p.paramExpr(eq+1, hi) {
+		return append(out, col)
+	}
+	if col, ok := p.colRef(eq+1, hi); ok && p.paramExpr(lo, eq) {
+		return append(out, col)
+	}
+	return out
+}
+
+var notColumns = setOf("null", "true", "false", "not", "default", "current_user", "session_user",
+	"current_date", "current_time", "current_timestamp", "localtime", "localtimestamp", "user",
+	"case", "exists", "all", "any", "some", "array", "row", "interval")
+
+// colRef reads a column reference filling exactly [lo,hi) and returns its
+// bare column name.
+func (p *parser) colRef(lo, hi int) (string, bool) {
+	if lo >= hi || (hi-lo)%2 == 0 {
+		return "", false
+	}
+	for i := lo; i < hi; i += 2 {
+		if !p.isNamePart(i, hi) || i+1 < hi && !p.is(i+1, hi, tDot) {
+			return "", false
+		}
+	}
+	if hi-lo == 1 && p.toks[lo].kind == tIdent && (notColumns[p.toks[lo].val] || reserved[p.toks[lo].val]) {
+		return "", false
+	}
+	return p.toks[hi-1].val, true
+}
+
+// paramExpr reports whether [lo,hi) is a bind parameter, possibly cast with ::.
+func (p *parser) paramExpr(lo, hi int) bool {
+	if !p.is(lo, hi, tParam) {
+		return false
+	}
+	j := lo + 1
+	for p.op(j, hi, "::") {
+		j++
+		if !p.isNamePart(j, hi) {
+			return false
+		}
+		j++
+		for p.is(j, hi, tDot) && p.isNamePart(j+1, hi) {
+			j += 2
+		}
+		for {
+			if p.is(j, hi, tLParen) {
+				if p.match[j] >= hi {
+					return false
+				}
+				j = p.match[j] + 1
+				continue
+			}
+			if !p.word(j, hi, "varying", "precision", "with", "without", "time", "zone") {
+				break
+			}
+			j++
+		}
+	}
+	return j == hi
+}
+
+// insert reads INSERT and REPLACE.
+func (p *parser) insert(lo, hi int, sc *scope) info {
+	res := info{kind: Insert, onConflict: p.toks[lo].val == "replace"}
+	i := lo + 1
+	for {
+		if p.word(i, hi, "low_priority", "delayed", "high_priority", "ignore") {
+			i++
+			continue
+		}
+		if p.word(i, hi, "or") && p.is(i+1, hi, tIdent) {
+			if p.toks[i+1].val == "replace" {
+				res.onConflict = true
+			}
+			i += 2
+			continue
+		}
+		break
+	}
+	if p.word(i, hi, "into") {
+		i++
+	}
+	name, j := p.target(i, hi, "INSERT")
+	if p.err != nil {
+		return res
+	}
+	res.table = name
+	p.addWrite(name)
+	i = j
+	if p.word(i, hi, "as") && p.isName(i+1, hi) {
+		i += 2
+	}
+	if p.word(i, hi, "partition") && p.is(i+1, hi, tLParen) {
+		i = p.after(i+1, hi)
+	}
+	if p.is(i, hi, tLParen) && !p.isQueryStart(i+1, p.end(i, hi)) {
+		i = p.after(i, hi)
+	}
+	e := i
+	for e < hi {
+		if p.is(e, hi, tLParen) {
+			e = p.after(e, hi)
+			continue
+		}
+		if p.word(e, hi, "on") && p.word(e+1, hi, "conflict", "duplicate") || p.word(e, hi, "returning") {
+			break
+		}
+		e++
+	}
+	if p.word(i, hi, "overriding") {
+		i += 3
+	}
+	switch {
+	case i >= e:
+		if !p.lenient(e) {
+			p.fail("cannot read the values of INSERT")
+		}
+	case p.word(i, hi, "default") && p.word(i+1, hi, "values"):
+	case p.word(i, hi, "set"):
+		p.scanExpr(i+1, e, sc)
+	case p.isQueryStart(i, e):
+		p.stmt(i, e, sc)
+	default:
+		p.fail("cannot read the values of INSERT")
+	}
+	for k := e; k < hi; {
+		if p.is(k, hi, tLParen) {
+			k = p.after(k, hi)
+			continue
+		}
+		if p.word(k, hi, "do") && p.word(k+1, hi, "update") ||
+			p.word(k, hi, "duplicate") && p.word(k+1, hi, "key") && p.word(k+2, hi, "update") {
+			res.onConflict = true
+		}
+		k++
+	}
+	p.scanExpr(e, hi, sc)
+	return res
+}
+
+// update reads UPDATE.
+func (p *parser) update(lo, hi int, sc *scope) info {
+	res := info{kind: Update}
+	i := lo + 1
+	for {
+		if p.word(i, hi, "low_priority", "ignore") {
+			i++
+			continue
+		}
+		if p.word(i, hi, "or") && p.is(i+1, hi, tIdent) {
+			i += 2
+			continue
+		}
+		break
+	}
+	s := p.find(i, hi, "set")
+	t := i
+	if p.word(t, s, "only") {
+		t++
+	}
+	name, _ := p.target(t, s, "UPDATE")
+	if p.err != nil {
+		return res
+	}
+	res.table = name
+	p.addWrite(name)
+	for k, it := range p.fromList(i, s, sc, false) {
+		if it.isTable {
+			p.addWrite(it.name)
+			if k > 0 {
+				p.addRead(it.name)
+			}
+		}
+	}
+	if s >= hi {
+		if !p.lenient(hi) {
+			p.fail("cannot read the SET clause of UPDATE")
+		}
+		return res
+	}
+	r := p.clauses(s+1, hi, sc, updateClauses)
+	res.hasWhere, res.bound = r.hasWhere, r.bound
+	return res
+}
+
+// delete reads DELETE, including MySQL's multi-table forms.
+func (p *parser) delete(lo, hi int, sc *scope) info {
+	res := info{kind: Delete}
+	i := lo + 1
+	for p.word(i, hi, "low_priority", "quick", "ignore") {
+		i++
+	}
+	if p.word(i, hi, "from") {
+		i++
+		e := p.find(i, hi, "using", "where", "returning", "order", "limit")
+		t := i
+		if p.word(t, e, "only") {
+			t++
+		}
+		name, _ := p.target(t, e, "DELETE")
+		if p.err != nil {
+			return res
+		}
+		res.table = name
+		p.addWrite(name)
+		for _, it := range p.fromList(i, e, sc, false) {
+			if it.isTable {
+				p.addWrite(it.name)
+			}
+		}
+		r := p.clauses(e, hi, sc, deleteClauses)
+		res.hasWhere, res.bound = r.hasWhere, r.bound
+		return res
+	}
+	// MySQL: DELETE t1[.*] [, t2[.*]] FROM table_references ...
+	f := p.find(i, hi, "from")
+	var targets []string
+	for j := i; p.err == nil; {
+		name, k := p.target(j, f, "DELETE")
+		if p.err != nil {
+			return res
+		}
+		targets = append(targets, name)
+		if p.is(k, f, tDot) && p.op(k+1, f, "*") {
+			k += 2
+		}
+		if !p.is(k, f, tComma) {
+			if k < f {
+				p.fail("cannot read the target table of DELETE")
+			}
+			break
+		}
+		j = k + 1
+	}
+	if f >= hi {
+		if p.trunc {
+			p.fail("the target table of DELETE is not fixed by the known text")
+		} else {
+			p.fail("cannot read the FROM clause of DELETE")
+		}
+		return res
+	}
+	r := p.clauses(f, hi, sc, mysqlDelete)
+	if p.err != nil {
+		return res
+	}
+	res.hasWhere, res.bound = r.hasWhere, r.bound
+	for k, tg := range targets {
+		resolved := tg
+		for _, it := range r.items {
+			if it.alias == tg || it.alias == "" && it.name == tg {
+				if !it.isTable {
+					p.fail("cannot read the target table of DELETE")
+					return res
+				}
+				resolved = it.name
+				break
+			}
+		}
+		if k == 0 {
+			res.table = resolved
+		}
+		p.addWrite(resolved)
+	}
+	return res
+}
+
+// truncate reads TRUNCATE [TABLE] [ONLY] a [*], b ...
+func (p *parser) truncate(lo, hi int) info {
+	res := info{kind: Truncate}
+	i := lo + 1
+	if p.word(i, hi, "table") {
+		i++
+	}
+	for p.err == nil {
+		if p.word(i, hi, "only") {
+			i++
+		}
+		name, j := p.target(i, hi, "TRUNCATE")
+		if p.err != nil {
+			break
+		}
+		if res.table == "" {
+			res.table = name
+		}
+		p.addWrite(name)
+		i = j
+		if p.op(i, hi, "*") {
+			i++
+		}
+		if !p.is(i, hi, tComma) {
+			break
+		}
+		i++
+	}
+	return res
+}
+
+// merge reads MERGE [INTO] t [[AS] a] USING source ON ... WHEN ...
+func (p *parser) merge(lo, hi int, sc *scope) info {
+	res := info{kind: Merge}
+	i := lo + 1
+	if p.word(i, hi, "into") {
+		i++
+	}
+	if p.word(i, hi, "only") {
+		i++
+	}
+	name, j := p.target(i, hi, "MERGE")
+	if p.err != nil {
+		return res
+	}
+	res.table = name
+	p.addWrite(name)
+	u := p.find(j, hi, "using")
+	if u >= hi {
+		if !p.lenient(hi) {
+			p.fail("cannot read the MERGE statement")
+		}
+		return res
+	}
+	on := p.find(u+1, hi, "on")
+	if on >= hi && !p.lenient(hi) {
+		p.fail("cannot read the MERGE statement")
+		return res
+	}
+	p.fromList(u+1, on, sc, true)
+	p.scanExpr(on, hi, sc)
+	return res
+}
+
+var objectKinds = setOf("table", "view", "index", "sequence")
+
+// other reads a statement of kind Other, naming its object when obvious.
+func (p *parser) other(lo, hi int) info {
+	res := info{kind: Other}
+	i := lo + 1
+	switch p.toks[lo].val {
+	case "create", "alter", "drop":
+		for i < hi && p.toks[i].kind == tIdent && !objectKinds[p.toks[i].val] {
+			i++
+		}
+		if !p.word(i, hi, "table", "view", "index", "sequence") {
+			return res
+		}
+		index := p.toks[i].val == "index" && p.toks[lo].val == "create"
+		i++
+		if index {
+			i = p.find(i, hi, "on") + 1
+		}
+		for p.word(i, hi, "if", "not", "exists", "concurrently", "only") {
+			i++
+		}
+	case "copy":
+	case "lock":
+		for p.word(i, hi, "table", "tables", "only") {
+			i++
+		}
+	default:
+		return res
+	}
+	if name, _, ok := p.name(i, hi); ok {
+		res.table = name
+	}
+	return res
+}
+
+// tokKind classifies a token.
+type tokKind uint8
+
+const (
+	tIdent  tokKind = iota // unquoted identifier or keyword; val is ASCII lower-cased
+	tQuoted                // quoted identifier; val is the name without quotes
+	tString                // string literal, dollar-quoted body (opaque)
+	tNumber                // numeric literal
+	tParam                 // bind parameter: $1, ?, ?1, :name, @name
+	tOp                    // operator or other punctuation
+	tLParen
+	tRParen
+	tComma
+	tDot
+	tSemi
+)
+
+type token struct {
+	kind  tokKind
+	val   string
+	end   int  // byte offset just past the token
+	atEnd bool // partial text: the token ends exactly where the known text ends, so it may continue
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) || c == '$' }
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// lex splits s into tokens, dropping whitespace and comments. In partial
+// mode an unterminated literal, quoted identifier or comment ends the token
+// stream (cut is true) instead of being an error.
+func lex(s string, partial bool) (toks []token, cut bool, err error) {
+	n := len(s)
+	fail := func(msg string) ([]token, bool, error) {
+		if partial {
+			return toks, true, nil
+		}
+		return nil, false, errors.New(msg)
+	}
+	add := func(k tokKind, val string, end int) {
+		toks = append(toks, token{kind: k, val: val, end: end})
+	}
+	i := 0
+	for i < n {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '-' && i+1 < n && s[i+1] == '-',
+			c == '#' && !(i+1 < n && (s[i+1] == '>' || s[i+1] == '-')):
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				i = n
+			} else {
+				i += j + 1
+			}
+		case c == '/' && i+1 < n && s[i+1] == '*':
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return fail("unterminated comment")
+			}
+			i += 2 + j + 2
+		case c == '\'':
+			end, ok := scanString(s, i+1, false)
+			if !ok {
+				return fail("unterminated string literal")
+			}
+			add(tString, "", end)
+			i = end
+		case c == '"' || c == '`':
+			q := string(c)
+			j := i + 1
+			for {
+				k := strings.IndexByte(s[j:], c)
+				if k < 0 {
+					return fail("unterminated quoted identifier")
+				}
+				j += k + 1
+				if j < n && s[j] == c {
+					j++
+					continue
+				}
+				break
+			}
+			add(tQuoted, strings.ReplaceAll(s[i+1:j-1], q+q, q), j)
+			i = j
+		case c == '[':
+			k := strings.IndexByte(s[i+1:], ']')
+			if k < 0 {
+				return fail("unterminated quoted identifier")
+			}
+			add(tQuoted, s[i+1:i+1+k], i+2+k)
+			i += k + 2
+		case c == '$':
+			if i+1 < n && isDigit(s[i+1]) {
+				j := i + 1
+				for j < n && isDigit(s[j]) {
+					j++
+				}
+				add(tParam, s[i:j], j)
+				i = j
+				break
+			}
+			if tagEnd, ok := dollarTag(s, i); ok {
+				tag := s[i:tagEnd]
+				k := strings.Index(s[tagEnd:], tag)
+				if k < 0 {
+					return fail("unterminated dollar-quoted string")
+				}
+				end := tagEnd + k + len(tag)
+				add(tString, "", end)
+				i = end
+				break
+			}
+			add(tOp, "$", i+1)
+			i++
+		case c == '?':
+			j := i + 1
+			for j < n && isDigit(s[j]) {
+				j++
+			}
+			add(tParam, s[i:j], j)
+			i = j
+		case c == ':':
+			switch {
+			case i+1 < n && (s[i+1] == ':' || s[i+1] == '='):
+				add(tOp, s[i:i+2], i+2)
+				i += 2
+			case i+1 < n && isIdentStart(s[i+1]):
+				j := i + 1
+				for j < n && isIdentChar(s[j]) {
+					j++
+				}
+				add(tParam, s[i:j], j)
+				i = j
+			default:
+				add(tOp, ":", i+1)
+				i++
+			}
+		case c == '@' && i+1 < n && isIdentStart(s[i+1]):
+			j := i + 1
+			for j < n && isIdentChar(s[j]) {
+				j++
+			}
+			add(tParam, s[i:j], j)
+			i = j
+		case isDigit(c) || c == '.' && i+1 < n && isDigit(s[i+1]):
+			j := i
+			for j < n && (isIdentChar(s[j]) || s[j] == '.') {
+				if (s[j] == 'e' || s[j] == 'E') && j+1 < n && (s[j+1] == '+' || s[j+1] == '-') {
+					j += 2
+					continue
+				}
+				j++
+			}
+			add(tNumber, s[i:j], j)
+			i = j
+		case isIdentStart(c):
+			j := i + 1
+			for j < n && isIdentChar(s[j]) {
+				j++
+			}
+			if j == i+1 && (c == 'e' || c == 'E') && j < n && s[j] == '\'' {
+				end, ok := scanString(s, j+1, true)
+				if !ok {
+					return fail("unterminated string literal")
+				}
+				add(tString, "", end)
+				i = end
+				break
+			}
+			add(tIdent, lowerASCII(s[i:j]), j)
+			i = j
+		case c == '(':
+			add(tLParen, "(", i+1)
+			i++
+		case c == ')':
+			add(tRParen, ")", i+1)
+			i++
+		case c == ',':
+			add(tComma, ",", i+1)
+			i++
+		case c == ';':
+			add(tSemi, ";", i+1)
+			i++
+		case c == '.':
+			add(tDot, ".", i+1)
+			i++
+		default:
+			op := s[i : i+1]
+			for _, m := range [...]string{"<=>", "==", "=>", "<=", "<>", ">=", "!=", "||"} {
+				if strings.HasPrefix(s[i:], m) {
+					op = m
+					break
+				}
+			}
+			add(tOp, op, i+len(op))
+			i += len(op)
+		}
+	}
+	if partial && len(toks) > 0 && toks[len(toks)-1].end == n {
+		toks[len(toks)-1].atEnd = true
+	}
+	return toks, false, nil
+}
+
+// scanString scans a single-quoted literal body starting at i (just past the
+// opening quote); backslash escapes apply to E'...' strings.
+func scanString(s string, i int, backslash bool) (int, bool) {
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			if backslash {
+				i += 2
+				continue
+			}
+		case '\'':
+			if i+1 < len(s) && s[i+1] == '\'' {
+				i += 2
+				continue
+			}
+			return i + 1, true
+		}
+		i++
+	}
+	return 0, false
+}
+
+// dollarTag reports whether a dollar-quote opener ($$ or $tag$) starts at i,
+// returning the offset just past it.
+func dollarTag(s string, i int) (int, bool) {
+	j := i + 1
+	if j < len(s) && s[j] == '$' {
+		return j + 1, true
+	}
+	if j < len(s) && (isIdentStart(s[j]) && s[j] < 0x80) {
+		for j < len(s) && (isIdentStart(s[j]) && s[j] < 0x80 || isDigit(s[j])) {
+			j++
+		}
+		if j < len(s) && s[j] == '$' {
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
