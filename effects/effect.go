@@ -1,0 +1,274 @@
+package effects
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+)
+
+// Effect kinds. They match the diagnostic categories and the manifest's
+// "kind" values, and the kind strings that grant.Grant.Allows takes.
+const (
+	Write              = "write"
+	UnboundedWrite     = "unbounded_write"
+	CrossTenant        = "cross_tenant"
+	Outbound           = "outbound"
+	Job                = "job"
+	Webhook            = "webhook"
+	Detached           = "detached"
+	Unprovable         = "unprovable"
+	AssertedEffectFree = "asserted_effect_free"
+)
+
+// Provenance says where an effect's subject came from.
+type Provenance string
+
+// Provenance values, as the manifest spells them.
+const (
+	TypeResolved Provenance = "type_resolved"
+	Syntactic    Provenance = "syntactic"
+	Declared     Provenance = "declared"
+)
+
+// Position is a source position that survives serialisation in facts,
+// unlike token.Pos, which is only meaningful inside one FileSet.
+type Position struct {
+	File      string
+	Line, Col int
+}
+
+// PositionOf converts a token.Pos.
+func PositionOf(fset *token.FileSet, pos token.Pos) Position {
+	if !pos.IsValid() {
+		return Position{}
+	}
+	p := fset.Position(pos)
+	return Position{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+// IsValid reports whether p names a place.
+func (p Position) IsValid() bool { return p.File != "" && p.Line > 0 }
+
+func (p Position) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+func comparePos(a, b Position) int {
+	if c := cmp.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Col, b.Col)
+}
+
+// Effect is one proved, declared or unprovable effect, at the innermost
+// site that causes it.
+type Effect struct {
+	Kind       string
+	Subject    string
+	Method     string // HTTP method of an outbound effect, when constant
+	Provenance Provenance
+	Reason     string // unprovable: why; asserted_effect_free: the author's reason
+	Fix        string // unprovable: the annotation or change that resolves it
+	Pos        Position
+	Via        []Position // the calls leading to Pos, outermost first
+
+	// Module is the module whose code holds the site. Local effects
+	// count only for handlers of that module: a dynamic call inside a
+	// third-party library, or a goroutine there that does nothing the
+	// analysis can see, is that library's business (see the README).
+	Module string
+	Local  bool
+}
+
+// Report is where a diagnostic about e belongs in the function whose
+// summary holds it: the outermost call of the chain, or the site itself.
+func (e *Effect) Report() Position {
+	if len(e.Via) > 0 {
+		return e.Via[0]
+	}
+	return e.Pos
+}
+
+func (e *Effect) key() string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00%s", e.Kind, e.Subject, e.Method, e.Pos, e.Report(), e.Local, e.Reason)
+}
+
+func compareEffects(a, b *Effect) int {
+	if c := comparePos(a.Report(), b.Report()); c != 0 {
+		return c
+	}
+	if c := comparePos(a.Pos, b.Pos); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Subject, b.Subject); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Method, b.Method); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Reason, b.Reason)
+}
+
+// Op is the operation of a pending site: one whose subject depends on a
+// parameter of the function that holds it, so it is resolved at each call.
+type Op uint8
+
+// Pending operations.
+const (
+	OpSQL       Op = iota + 1 // SQL text reaches a database call
+	OpURL                     // a URL reaches an HTTP request
+	OpSubject                 // the subject of a configured sink (Kind says which)
+	OpCallParam               // the function-valued parameter Param is called
+)
+
+// Pending is a site whose subject is a function of the holder's parameters.
+type Pending struct {
+	Op     Op
+	Kind   string // OpSubject: the effect kind
+	Text   Str    // SQL text, URL, or subject, in terms of parameters
+	Method Str    // OpURL: the HTTP method
+	Param  int    // OpCallParam: the parameter called
+	Pos    Position
+	Via    []Position
+	Module string // module whose code holds the site
+
+	// Set by a hatch on a statement that reaches the site.
+	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
+	Scoped     bool // //agent:effect scoped covers it: cross_tenant outcomes are dropped
+}
+
+func (p *Pending) key() string {
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%v%v", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Pos, p.Discharged, p.Scoped)
+}
+
+// Summary is the effect summary of one function: what calling it can do,
+// with subjects that depend on its parameters left pending. It is
+// exported as an analysis fact so callers in other packages can use it.
+type Summary struct {
+	Effects []Effect
+	Pending []Pending
+}
+
+// AFact marks Summary as an analysis fact.
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	var b strings.Builder
+	for _, e := range s.Effects {
+		fmt.Fprintf(&b, "%s %q at %s; ", e.Kind, e.Subject, e.Pos)
+	}
+	for _, p := range s.Pending {
+		fmt.Fprintf(&b, "pending %d %s at %s; ", p.Op, p.Text, p.Pos)
+	}
+	return b.String()
+}
+
+// Empty reports whether s holds nothing.
+func (s *Summary) Empty() bool { return s == nil || len(s.Effects)+len(s.Pending) == 0 }
+
+// maxSites bounds a summary. Past it the summary collapses to a single
+// unprovable effect instead of growing without bound.
+const maxSites = 400
+
+// maxVia bounds the call chain kept on each effect.
+const maxVia = 12
+
+// collector accumulates effects and pending sites without duplicates.
+type collector struct {
+	effects map[string]*Effect
+	pending map[string]*Pending
+}
+
+func newCollector() *collector {
+	return &collector{effects: map[string]*Effect{}, pending: map[string]*Pending{}}
+}
+
+func (c *collector) add(e Effect) {
+	if len(e.Via) > maxVia {
+		e.Via = append(e.Via[:maxVia-1:maxVia-1], e.Via[len(e.Via)-1])
+	}
+	k := e.key()
+	if old, ok := c.effects[k]; ok && len(old.Via) <= len(e.Via) {
+		return
+	}
+	c.effects[k] = &e
+}
+
+func (c *collector) addPending(p Pending) {
+	if len(p.Via) > maxVia {
+		p.Via = append(p.Via[:maxVia-1:maxVia-1], p.Via[len(p.Via)-1])
+	}
+	k := p.key()
+	if old, ok := c.pending[k]; ok && len(old.Via) <= len(p.Via) {
+		return
+	}
+	c.pending[k] = &p
+}
+
+func (c *collector) merge(o *collector) {
+	for _, e := range o.effects {
+		c.add(*e)
+	}
+	for _, p := range o.pending {
+		c.addPending(*p)
+	}
+}
+
+// summary returns the canonical, sorted summary.
+func (c *collector) summary(at Position, module string) *Summary {
+	s := &Summary{}
+	for _, e := range c.effects {
+		s.Effects = append(s.Effects, *e)
+	}
+	for _, p := range c.pending {
+		s.Pending = append(s.Pending, *p)
+	}
+	slices.SortFunc(s.Effects, func(a, b Effect) int { return compareEffects(&a, &b) })
+	slices.SortFunc(s.Pending, func(a, b Pending) int {
+		if c := comparePos(a.Pos, b.Pos); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key(), b.key())
+	})
+	if len(s.Effects)+len(s.Pending) > maxSites {
+		return &Summary{Effects: []Effect{{
+			Kind:   Unprovable,
+			Reason: fmt.Sprintf("the function reaches more than %d effect sites, past the summary bound", maxSites),
+			Fix:    "split the function, or declare what the call does with //agent:effect",
+			Pos:    at,
+			Module: module,
+		}}}
+	}
+	return s
+}
+
+func equalSummaries(a, b *Summary) bool {
+	if a.Empty() || b.Empty() {
+		return a.Empty() == b.Empty()
+	}
+	if len(a.Effects) != len(b.Effects) || len(a.Pending) != len(b.Pending) {
+		return false
+	}
+	for i := range a.Effects {
+		if a.Effects[i].key() != b.Effects[i].key() || len(a.Effects[i].Via) != len(b.Effects[i].Via) {
+			return false
+		}
+	}
+	for i := range a.Pending {
+		if a.Pending[i].key() != b.Pending[i].key() {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,116 @@
+package effects
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// benignInterfaces are standard interfaces whose implementations are, in
+// practice, effect-free from an agent's point of view: a call through
+// them is not an unprovable site. Keys are "pkgpath.Name"; a key ending
+// in ".*" covers the whole package.
+var benignInterfaces = map[string]bool{
+	"io.*":                     true,
+	"net/http.ResponseWriter":  true,
+	"net/http.Flusher":         true,
+	"context.Context":          true,
+	"error":                    true,
+	"fmt.Stringer":             true,
+	"fmt.State":                true,
+	"sort.Interface":           true,
+	"hash.Hash":                true,
+	"hash.Hash32":              true,
+	"hash.Hash64":              true,
+	"encoding/json.Marshaler":  true,
+	"database/sql.Result":      true,
+	"log/slog.LogValuer":       true,
+	"encoding.TextMarshaler":   true,
+	"encoding.TextUnmarshaler": true,
+}
+
+// sinkInterfaces are never benign: their implementations are effect
+// sinks, so a call through them counts even inside a dependency.
+var sinkInterfaces = []string{
+	"database/sql/driver.",
+	"net/http.RoundTripper",
+	"github.com/jackc/pgx/v5.Tx",
+}
+
+// ifaceModels model calls through interfaces whose methods are sinks.
+// Arguments are indexed with the receiver first, as for static calls.
+var ifaceModels = map[string]model{}
+
+func init() {
+	ifaceModels["net/http.RoundTripper.RoundTrip"] = func(e *Engine, c *callSite) { e.sendRequest(c.args[1], c) }
+}
+
+func isSinkInterface(name string) bool {
+	for _, s := range sinkInterfaces {
+		if name == s || (strings.HasSuffix(s, ".") && strings.HasPrefix(name, s)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) isBenign(name string) bool {
+	if name == "" {
+		return false
+	}
+	if benignInterfaces[name] || e.Opts.Benign[name] {
+		return true
+	}
+	if i := strings.LastIndex(name, "."); i > 0 && benignInterfaces[name[:i]+".*"] {
+		return true
+	}
+	return false
+}
+
+// invoke handles a call through an interface method.
+func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collector) {
+	m := c.Method
+	decl := ""
+	if recv := m.Signature().Recv(); recv != nil {
+		decl = qualifiedName(recv.Type())
+	}
+	if m.Pkg() == nil && m.Name() == "Error" {
+		return // the universe error interface
+	}
+	static := qualifiedName(c.Value.Type())
+	args := append([]ssa.Value{c.Value}, c.Args...)
+	for _, name := range []string{decl, static} {
+		if md, ok := ifaceModels[name+"."+m.Name()]; ok && name != "" {
+			md(e, &callSite{fn: m, args: args, pos: pos, fr: fr, out: out})
+			return
+		}
+	}
+	sink := isSinkInterface(decl) || isSinkInterface(static)
+	if !sink && (e.isBenign(decl) || e.isBenign(static)) {
+		return
+	}
+	iface := static
+	if iface == "" {
+		iface = decl
+	}
+	if iface == "" {
+		iface = types.TypeString(c.Value.Type(), func(p *types.Package) string { return p.Name() })
+	}
+	eff := e.unprovable(pos,
+		fmt.Sprintf("calls %s through the interface %s, which the analysis cannot resolve to analysable bodies", m.Name(), shortName(iface)),
+		"declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces")
+	// Outside the handler's module only sink interfaces count.
+	eff.Local = !sink
+	out.add(eff)
+}
+
+// shortName shortens "example.com/shop/store.Store" to "store.Store".
+func shortName(qualified string) string {
+	if i := strings.LastIndex(qualified, "/"); i >= 0 {
+		return qualified[i+1:]
+	}
+	return qualified
+}

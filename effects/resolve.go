@@ -1,0 +1,178 @@
+package effects
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/authvet/authvet/effects/sqltext"
+	"github.com/authvet/authvet/grant/urlprefix"
+)
+
+// resolve turns a pending site whose text no longer depends on
+// parameters into effects: proved ones, or unprovable ones with reasons.
+func (e *Engine) resolve(p Pending) []Effect {
+	var out []Effect
+	base := Effect{Pos: p.Pos, Via: p.Via, Module: p.Module, Provenance: Syntactic}
+	add := func(kind, subject string) {
+		eff := base
+		eff.Kind, eff.Subject = kind, subject
+		out = append(out, eff)
+	}
+	unprovable := func(reason, fix string) {
+		if p.Discharged {
+			return
+		}
+		eff := base
+		eff.Kind, eff.Reason, eff.Fix, eff.Provenance = Unprovable, reason, fix, ""
+		out = append(out, eff)
+	}
+	for _, t := range p.Text.texts() {
+		switch p.Op {
+		case OpSQL:
+			e.resolveSQL(t, p.Scoped, add, unprovable)
+		case OpURL:
+			if t.Text == "" && !t.Complete {
+				unprovable("calls out to a URL that is not constant",
+					`pass a constant URL or a constant scheme://host/ prefix, or declare it with //agent:effect outbound("...")`)
+				continue
+			}
+			subject, err := urlprefix.Read(t.Text, t.Complete)
+			if err != nil {
+				unprovable("calls out to a URL the analysis refuses: "+err.Error(),
+					`spell the URL as the absolute host and path it reaches, or declare it with //agent:effect outbound("...")`)
+				continue
+			}
+			before := len(out)
+			add(Outbound, subject)
+			for i := before; i < len(out); i++ {
+				out[i].Method = constantMethod(p.Method)
+			}
+		case OpSubject:
+			noun := map[string]string{Job: "starts a job whose kind", Webhook: "dispatches a webhook whose topic"}[p.Kind]
+			key := map[string]string{Job: "jobs", Webhook: "webhooks"}[p.Kind]
+			if !t.Complete || t.Text == "" {
+				unprovable(noun+" is not constant",
+					fmt.Sprintf(`pass a constant, or declare it with //agent:effect %s("...")`, key))
+				continue
+			}
+			add(p.Kind, t.Text)
+		}
+	}
+	return out
+}
+
+func constantMethod(s Str) string {
+	ts := s.texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return ""
+	}
+	return strings.ToUpper(ts[0].Text)
+}
+
+const sqlFix = `pass constant SQL text, or declare what the statement does with //agent:effect writes(...) or //agent:effect none`
+
+// resolveSQL reads one alternative of SQL text.
+func (e *Engine) resolveSQL(t Text, scoped bool, add func(kind, subject string), unprovable func(reason, fix string)) {
+	if strings.TrimSpace(t.Text) == "" && !t.Complete {
+		unprovable("runs SQL text that is not constant", sqlFix)
+		return
+	}
+	stmts, err := sqltext.Parse(t.Text, sqltext.Options{Partial: !t.Complete})
+	if err != nil {
+		if t.Complete {
+			unprovable(fmt.Sprintf("runs SQL the reader cannot parse (%v)", err), sqlFix)
+		} else {
+			unprovable(fmt.Sprintf("runs SQL whose constant prefix %q does not fix the statement kind and table (%v)", clip(t.Text), err), sqlFix)
+		}
+		return
+	}
+	for _, st := range stmts {
+		switch st.Kind {
+		case sqltext.Insert:
+			if st.DataChangingCTE {
+				for _, w := range st.Writes {
+					add(UnboundedWrite, w)
+				}
+			} else {
+				for _, w := range st.Writes {
+					add(Write, w)
+				}
+				if len(st.Writes) == 0 && st.Table != "" {
+					add(Write, st.Table)
+				}
+			}
+		case sqltext.Update, sqltext.Delete:
+			switch {
+			case st.DataChangingCTE || !st.HasWhere:
+				for _, w := range withTable(st.Writes, st.Table) {
+					add(UnboundedWrite, w)
+				}
+			default:
+				for _, w := range withTable(st.Writes, st.Table) {
+					add(Write, w)
+				}
+			}
+		case sqltext.Truncate, sqltext.Merge:
+			for _, w := range withTable(st.Writes, st.Table) {
+				add(UnboundedWrite, w)
+			}
+		case sqltext.Select:
+			for _, w := range st.Writes { // data-changing CTEs
+				add(UnboundedWrite, w)
+			}
+		default:
+			if st.Table != "" || len(st.Writes) > 0 {
+				unprovable(fmt.Sprintf("runs a statement the analysis does not model (%s)", clip(firstWord(t.Text))), sqlFix)
+			}
+			continue
+		}
+		if scoped || st.Table == "" {
+			continue
+		}
+		switch st.Kind {
+		case sqltext.Select, sqltext.Update, sqltext.Delete:
+			if !e.tenantBound(st.TenantBound) {
+				add(CrossTenant, "raw_query:"+st.Table)
+			}
+		}
+	}
+}
+
+func withTable(writes []string, table string) []string {
+	if table != "" && !slices.Contains(writes, table) {
+		return append(slices.Clone(writes), table)
+	}
+	return writes
+}
+
+func (e *Engine) tenantBound(cols []string) bool {
+	tenant := e.Opts.TenantColumns
+	if len(tenant) == 0 {
+		tenant = []string{"tenant_id"}
+	}
+	for _, c := range cols {
+		for _, t := range tenant {
+			if strings.EqualFold(c, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToUpper(f[0])
+}
+
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
