@@ -1,0 +1,259 @@
+// Package analyzer wires authvet's parts into one go/analysis Analyzer:
+// grant declarations, directives, the effects engine and diagnostics.
+package analyzer
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/config"
+	"github.com/authvet/authvet/effects"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer is authvet's analysis pass.
+var Analyzer = &analysis.Analyzer{
+	Name:      "authvet",
+	Doc:       analysisDoc(),
+	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
+	Run:       runPass,
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact)},
+}
+
+// Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
+var (
+	configPath string
+	configHash string
+)
+
+func init() {
+	Analyzer.Flags.StringVar(&configPath, "config", "", "path to authvet.yaml (default: the one at the module root, if any)")
+	Analyzer.Flags.StringVar(&configHash, "config_sha256", "", "sha256 of the config file's content; go vet caches results by flag strings, so pass this to re-run when the file changes")
+}
+
+// analysisDoc extracts the package comment of doc.go.
+func analysisDoc() string {
+	var lines []string
+	for _, l := range strings.Split(docFile, "\n") {
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		l = strings.TrimPrefix(l, "//")
+		lines = append(lines, strings.TrimPrefix(l, " "))
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// analysedFact marks a package authvet analysed; functions of packages
+// without it (the standard library) are modelled instead.
+type analysedFact struct{}
+
+func (*analysedFact) AFact()         {}
+func (*analysedFact) String() string { return "analysed" }
+
+// run is the state of one pass.
+type run struct {
+	pass      *analysis.Pass
+	cfg       *config.Config
+	module    string
+	grants    map[types.Object]*GrantFact
+	handlers  []*operable
+	hatches   []*effects.Hatch
+	contracts []*contract
+	diags     []analysis.Diagnostic
+}
+
+func runPass(pass *analysis.Pass) (result any, err error) {
+	if isStandard(pass) {
+		return nil, nil
+	}
+	defer func() {
+		// Never crash the build over a bug in authvet: report it as
+		// the analysis error it is, naming the package.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error analysing %s: %v (please report this)", pass.Pkg.Path(), r)
+		}
+	}()
+	pass.ExportPackageFact(&analysedFact{})
+	cfg, err := loadConfig(pass)
+	if err != nil {
+		return nil, err
+	}
+	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}}
+	if pass.Module != nil {
+		a.module = pass.Module.Path
+	}
+	a.readGrants()
+	a.checkGrantMutations()
+	a.readDirectives()
+	if len(pass.Files) > 0 {
+		a.analyse()
+	}
+	slices.SortStableFunc(a.diags, func(x, y analysis.Diagnostic) int { return int(x.Pos - y.Pos) })
+	for _, d := range a.diags {
+		pass.Report(d)
+	}
+	return nil, nil
+}
+
+// analyse builds the package's SSA, computes and exports every function's
+// summary, and checks each handler against its grant.
+func (a *run) analyse() {
+	prog := ssa.NewProgram(a.pass.Fset, 0)
+	created := map[*types.Package]bool{}
+	var create func(p *types.Package)
+	create = func(p *types.Package) {
+		if created[p] {
+			return
+		}
+		created[p] = true
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	for _, p := range a.pass.Pkg.Imports() {
+		create(p)
+	}
+	spkg := prog.CreatePackage(a.pass.Pkg, a.pass.Files, a.pass.TypesInfo, false)
+	spkg.Build()
+
+	var fns []*ssa.Function
+	objs := map[*ssa.Function]*types.Func{}
+	for _, f := range a.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, _ := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if obj == nil {
+				continue
+			}
+			if fn := prog.FuncValue(obj); fn != nil {
+				fns = append(fns, fn)
+				objs[fn] = obj
+			}
+		}
+	}
+	eng := &effects.Engine{
+		Fset:    a.pass.Fset,
+		Pkg:     a.pass.Pkg,
+		Module:  a.module,
+		Opts:    engineOptions(a.cfg),
+		Hatches: a.hatches,
+		Import: func(fn *types.Func) *effects.Summary {
+			var s effects.Summary
+			if a.pass.ImportObjectFact(fn, &s) {
+				return &s
+			}
+			return nil
+		},
+		Analysed: func(p *types.Package) bool {
+			return a.pass.ImportPackageFact(p, new(analysedFact))
+		},
+	}
+	sums := eng.Summaries(fns)
+	for _, fn := range fns {
+		if s := sums[fn]; !s.Empty() {
+			a.pass.ExportObjectFact(objs[fn], s)
+		}
+	}
+	for _, h := range a.handlers {
+		obj, _ := a.pass.TypesInfo.Defs[h.decl.Name].(*types.Func)
+		fn := prog.FuncValue(obj)
+		if fn == nil {
+			continue
+		}
+		a.checkHandler(h, eng, sums[fn])
+	}
+}
+
+func engineOptions(cfg *config.Config) effects.Options {
+	o := effects.Options{TenantColumns: cfg.TenantColumns, Sinks: map[string]effects.Sink{}, Benign: map[string]bool{}}
+	for _, s := range cfg.Sinks {
+		key := s.PkgPath + "." + s.Name
+		if s.Recv != "" {
+			key = s.PkgPath + "." + s.Recv + "." + s.Name
+		}
+		o.Sinks[key] = effects.Sink{Effect: s.Effect, SubjectArg: s.SubjectArg}
+	}
+	for _, b := range cfg.BenignInterfaces {
+		o.Benign[b] = true
+	}
+	return o
+}
+
+func (a *run) reportf(n ast.Node, category, format string, args ...any) {
+	a.diags = append(a.diags, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// isStandard reports whether the pass is over a standard-library package:
+// those are modelled, never analysed, so the facts-only pass over them
+// costs nothing.
+func isStandard(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 {
+		return true
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	for _, root := range goroots() {
+		if strings.HasPrefix(name, root) {
+			return true
+		}
+	}
+	return false
+}
+
+var goroots = sync.OnceValue(func() []string {
+	var roots []string
+	for _, r := range []string{build.Default.GOROOT, os.Getenv("GOROOT")} {
+		if r == "" {
+			continue
+		}
+		r = filepath.Join(r, "src") + string(filepath.Separator)
+		roots = append(roots, r)
+		if real, err := filepath.EvalSymlinks(r); err == nil && real != r {
+			roots = append(roots, real+string(filepath.Separator))
+		}
+	}
+	return roots
+})
+
+// Configs are read once per process and path.
+var configs sync.Map // path -> *configResult
+
+type configResult struct {
+	once sync.Once
+	cfg  *config.Config
+	err  error
+}
+
+func loadConfig(pass *analysis.Pass) (*config.Config, error) {
+	path := configPath
+	if path == "" {
+		dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+		path = config.Find(dir)
+	}
+	if path == "" {
+		return config.Default(), nil
+	}
+	v, _ := configs.LoadOrStore(path, &configResult{})
+	r := v.(*configResult)
+	r.once.Do(func() {
+		r.cfg, r.err = config.Load(path)
+		if r.err == nil && configHash != "" && !strings.EqualFold(configHash, r.cfg.Hash) {
+			r.err = fmt.Errorf("%s: content sha256 is %s, but -config_sha256 says %s; pass the new hash so go vet re-runs", path, r.cfg.Hash, configHash)
+		}
+	})
+	return r.cfg, r.err
+}

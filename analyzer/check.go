@@ -1,0 +1,216 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/authvet/authvet/effects"
+	"github.com/authvet/authvet/grant"
+)
+
+// lookupGrant resolves the grant= value of a directive.
+func (a *run) lookupGrant(h *operable) (*GrantFact, string) {
+	name := h.grant
+	var obj types.Object
+	if pkg, member, ok := strings.Cut(name, "."); ok {
+		pn, _ := a.pass.TypesInfo.Scopes[h.file].Lookup(pkg).(*types.PkgName)
+		if pn == nil {
+			return nil, fmt.Sprintf("grant %s: no import named %s in this file", name, pkg)
+		}
+		obj = pn.Imported().Scope().Lookup(member)
+	} else {
+		obj = a.pass.Pkg.Scope().Lookup(name)
+	}
+	if obj == nil {
+		return nil, fmt.Sprintf("grant %s is not declared", name)
+	}
+	if !isGrantVar(obj) {
+		return nil, fmt.Sprintf("%s is not a grant variable (a package-level var of type grant.Grant)", name)
+	}
+	if f, ok := a.grants[obj]; ok {
+		return f, ""
+	}
+	var f GrantFact
+	if a.pass.ImportObjectFact(obj, &f) {
+		return &f, ""
+	}
+	return nil, fmt.Sprintf("grant %s was not read by authvet (is its package analysed with the same authvet?)", name)
+}
+
+// checkHandler reports every effect of the handler its grant does not
+// allow, at the call site in the handler that causes it, and a
+// reversibility below the floor at the directive.
+func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summary) {
+	g, problem := a.lookupGrant(h)
+	name := h.decl.Name.Name
+	if problem != "" {
+		a.diags = append(a.diags, analysis.Diagnostic{Pos: h.pos, Category: "directive",
+			Message: fmt.Sprintf("agent authority: %s: %s", name, problem)})
+		return
+	}
+	effs := eng.Finalize(sum, a.module)
+	var kinds []string
+	var floorSetter *effects.Effect
+	for i := range effs {
+		e := &effs[i]
+		kinds = append(kinds, e.Kind)
+		if floorSetter == nil && grant.Floor(e.Kind) == grant.Compensable {
+			floorSetter = e
+		}
+		if e.Kind == effects.AssertedEffectFree {
+			continue
+		}
+		if e.Kind != effects.Unprovable && e.Kind != effects.Detached && g.Grant.Allows(e.Kind, e.Subject) {
+			continue
+		}
+		a.diags = append(a.diags, a.effectDiagnostic(name, g.Name, e))
+	}
+	floor := grant.Floor(kinds...)
+	if g.Valid && g.Grant.Reversibility.Valid() && g.Grant.Reversibility.Rank() < floor.Rank() && floorSetter != nil {
+		a.diags = append(a.diags, analysis.Diagnostic{
+			Pos:      h.pos,
+			Category: "reversibility",
+			Message: fmt.Sprintf("agent authority: %s is declared %s by grant %s, but its effects floor it at %s: %s at %s; declare Reversibility: grant.Compensable (or grant.Irreversible), or remove the effect",
+				name, g.Grant.Reversibility, g.Name, floor, describe(floorSetter), a.rel(floorSetter.Pos)),
+			Related: []analysis.RelatedInformation{{Pos: a.posFor(floorSetter.Report()), Message: "the effect that sets the floor"}},
+		})
+	}
+}
+
+func describe(e *effects.Effect) string {
+	switch e.Kind {
+	case effects.AssertedEffectFree:
+		return "an //agent:effect none site"
+	case effects.UnboundedWrite:
+		return fmt.Sprintf("an unbounded write to %q", e.Subject)
+	case effects.Outbound:
+		return fmt.Sprintf("an outbound call to %q", e.Subject)
+	case effects.Job:
+		return fmt.Sprintf("job %q", e.Subject)
+	case effects.Webhook:
+		return fmt.Sprintf("webhook %q", e.Subject)
+	}
+	return fmt.Sprintf("%s %q", e.Kind, e.Subject)
+}
+
+func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) analysis.Diagnostic {
+	at := ""
+	if len(e.Via) > 0 {
+		at = " at " + a.rel(e.Pos)
+	}
+	var msg string
+	switch e.Kind {
+	case effects.Write:
+		msg = fmt.Sprintf("%s writes %q%s, which grant %s does not allow; add %q to its Writes, or move the write out of the agent-operable handler",
+			handler, e.Subject, at, grantName, e.Subject)
+	case effects.UnboundedWrite:
+		msg = fmt.Sprintf("%s writes every row of %q%s (an UPDATE or DELETE with no WHERE, a TRUNCATE, or a data-changing CTE), which grant %s does not allow; add %q to its UnboundedWrites, bound the statement with a WHERE, or move the write out of the agent-operable handler",
+			handler, e.Subject, at, grantName, e.Subject)
+	case effects.CrossTenant:
+		table := strings.TrimPrefix(e.Subject, "raw_query:")
+		col := "tenant_id"
+		if len(a.cfg.TenantColumns) > 0 {
+			col = a.cfg.TenantColumns[0]
+		}
+		msg = fmt.Sprintf("%s runs a raw query on %q%s with no tenant predicate, which grant %s does not allow (its TenantScope is not cross_tenant); filter on %s, declare the statement //agent:effect scoped, or set TenantScope: grant.CrossTenant",
+			handler, table, at, grantName, col)
+	case effects.Outbound:
+		method := ""
+		if e.Method != "" {
+			method = " (" + e.Method + ")"
+		}
+		msg = fmt.Sprintf("%s calls out to %q%s%s, which grant %s does not allow; add %q (or a prefix of it) to its Outbound, or move the call out of the agent-operable handler",
+			handler, e.Subject, method, at, grantName, e.Subject)
+	case effects.Job:
+		msg = fmt.Sprintf("%s starts job %q%s, which grant %s does not allow; add %q to its Jobs, or move the enqueue out of the agent-operable handler",
+			handler, e.Subject, at, grantName, e.Subject)
+	case effects.Webhook:
+		msg = fmt.Sprintf("%s dispatches webhook %q%s, which grant %s does not allow; add %q to its Webhooks, or move the dispatch out of the agent-operable handler",
+			handler, e.Subject, at, grantName, e.Subject)
+	case effects.Detached:
+		msg = fmt.Sprintf("%s %s%s, which no grant allows (grant %s); the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup",
+			handler, e.Reason, at, grantName)
+	default: // unprovable
+		msg = fmt.Sprintf("%s %s%s, so grant %s cannot bound it; %s", handler, e.Reason, at, grantName, e.Fix)
+	}
+	d := analysis.Diagnostic{
+		Pos:      a.posFor(e.Report()),
+		Category: e.Kind,
+		Message:  "agent authority: " + msg,
+	}
+	for _, v := range append(e.Via[min(1, len(e.Via)):], e.Pos) {
+		if len(e.Via) == 0 {
+			break
+		}
+		m := "reached through this call"
+		if v == e.Pos {
+			m = "the " + e.Kind + " happens here"
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.posFor(v), Message: m})
+	}
+	return d
+}
+
+// posFor converts a Position to a token.Pos of the pass's FileSet. A file
+// outside the package gets a small synthetic token.File, so related
+// information can point into other packages and modules.
+func (a *run) posFor(p effects.Position) token.Pos {
+	if !p.IsValid() {
+		return token.NoPos
+	}
+	for _, f := range a.pass.Files {
+		tf := a.pass.Fset.File(f.Pos())
+		if tf != nil && tf.Name() == p.File {
+			if p.Line > tf.LineCount() {
+				return token.Pos(tf.Base())
+			}
+			start := tf.LineStart(p.Line)
+			off := int(start) - tf.Base() + p.Col - 1
+			if off > tf.Size() {
+				off = tf.Size()
+			}
+			return tf.Pos(off)
+		}
+	}
+	// Lines 1..Line-1 are one byte each; the last line is long enough for Col.
+	lines := make([]int, p.Line)
+	for i := range lines {
+		lines[i] = i
+	}
+	tf := a.pass.Fset.AddFile(p.File, -1, p.Line+p.Col+1)
+	tf.SetLines(lines)
+	return tf.Pos(p.Line - 1 + p.Col - 1)
+}
+
+// rel prints a position relative to the root of the module that holds it.
+func (a *run) rel(p effects.Position) string {
+	return fmt.Sprintf("%s:%d", relFile(p.File), p.Line)
+}
+
+// relFile makes file relative to the root of its module, or, inside the
+// module cache, to "module@version".
+func relFile(file string) string {
+	if i := strings.Index(filepath.ToSlash(file), "/pkg/mod/"); i >= 0 {
+		return filepath.ToSlash(file)[i+len("/pkg/mod/"):]
+	}
+	for dir := filepath.Dir(file); ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			if r, err := filepath.Rel(dir, file); err == nil {
+				return filepath.ToSlash(r)
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return filepath.Base(file)
+}

@@ -1,0 +1,162 @@
+// Package dynamic exercises calls the analysis must resolve, and the
+// dynamic calls it must refuse.
+package dynamic
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Notes = grant.Grant{
+	Writes:        []string{"notes"},
+	Reversibility: grant.Reversible,
+}
+
+// Store is an interface with no effect contract.
+type Store interface {
+	Save(ctx context.Context, note string) error
+}
+
+type Server struct {
+	db    *sql.DB
+	store Store
+	hook  func()
+	once  sync.Once
+}
+
+//agent:operable grant=Notes
+func (s *Server) ThroughInterface(ctx context.Context) error {
+	return s.store.Save(ctx, "x") // want `ThroughInterface calls Save through the interface dynamic.Store, which the analysis cannot resolve to analysable bodies, so grant Notes cannot bound it; declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces`
+}
+
+//agent:operable grant=Notes
+func (s *Server) ThroughInterfaceDeclared(ctx context.Context) error {
+	//agent:effect writes(notes) reason="every Store writes only notes"
+	return s.store.Save(ctx, "x")
+}
+
+//agent:operable grant=Notes
+func (s *Server) FieldFunc(ctx context.Context) {
+	s.hook() // want `FieldFunc calls a function value the analysis cannot resolve`
+}
+
+//agent:operable grant=Notes
+func (s *Server) Benign(w http.ResponseWriter, r *http.Request) {
+	io.WriteString(w, "ok")
+	w.Write([]byte("ok"))
+	var rd io.Reader = strings.NewReader("x")
+	io.ReadAll(rd)
+	if err := r.Context().Err(); err != nil {
+		_ = err.Error()
+	}
+}
+
+//agent:operable grant=Notes
+func (s *Server) LocalClosure(ctx context.Context) {
+	write := func(table string) {
+		s.db.ExecContext(ctx, "INSERT INTO "+table+" (tenant_id) VALUES ($1)", 1) // want `LocalClosure writes "secrets"`
+	}
+	write("notes")
+	write("secrets")
+}
+
+//agent:operable grant=Notes
+func (s *Server) MethodValue(ctx context.Context) {
+	exec := s.db.ExecContext
+	exec(ctx, "DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2) // want `MethodValue writes "secrets"`
+}
+
+//agent:operable grant=Notes
+func (s *Server) Deferred(ctx context.Context) {
+	defer s.db.Exec("UPDATE secrets SET n = n + 1 WHERE tenant_id = $1", 1) // want `Deferred writes "secrets"`
+}
+
+//agent:operable grant=Notes
+func (s *Server) SortCallback(ctx context.Context, xs []int) {
+	sort.Slice(xs, func(i, j int) bool {
+		s.db.Exec("INSERT INTO secrets (tenant_id) VALUES (1)") // want `SortCallback writes "secrets"`
+		return xs[i] < xs[j]
+	})
+	slices.SortFunc(xs, func(a, b int) int { return a - b })
+}
+
+//agent:operable grant=Notes
+func (s *Server) Once(ctx context.Context) {
+	s.once.Do(func() {
+		s.db.Exec("INSERT INTO secrets (tenant_id) VALUES (1)") // want `Once writes "secrets"`
+	})
+}
+
+//agent:operable grant=Notes
+func (s *Server) RangeFunc(ctx context.Context, csv string) {
+	for part := range strings.SplitSeq(csv, ",") {
+		s.db.Exec("INSERT INTO secrets (tenant_id, v) VALUES (1, $1)", part) // want `RangeFunc writes "secrets"`
+	}
+}
+
+// each is a user-defined iterator.
+func each(xs []string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, x := range xs {
+			if !yield(x) {
+				return
+			}
+		}
+	}
+}
+
+// inTx runs fn in a transaction: a callback that the callee calls.
+func (s *Server) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+//agent:operable grant=Notes
+func (s *Server) Callback(ctx context.Context) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec("INSERT INTO notes (tenant_id) VALUES ($1)", 1); err != nil {
+			return err
+		}
+		_, err := tx.Exec("INSERT INTO secrets (tenant_id) VALUES ($1)", 1) // want `Callback writes "secrets"`
+		return err
+	})
+}
+
+func (s *Server) writeSecret(tx *sql.Tx) error {
+	_, err := tx.Exec("INSERT INTO secrets (tenant_id) VALUES ($1)", 1)
+	return err
+}
+
+//agent:operable grant=Notes
+func (s *Server) CallbackMethodValue(ctx context.Context) error {
+	return s.inTx(ctx, s.writeSecret) // want `CallbackMethodValue writes "secrets"`
+}
+
+// recurse walks a tree; recursion is solved by a fixed point.
+func (s *Server) recurse(n int) {
+	if n == 0 {
+		s.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND depth = 0", 1)
+		return
+	}
+	s.recurse(n - 1)
+}
+
+//agent:operable grant=Notes
+func (s *Server) Recursive(ctx context.Context) {
+	s.recurse(3) // want `Recursive writes "secrets"`
+}

@@ -1,0 +1,164 @@
+// Package httpfix exercises net/http outbound sinks and the URL reader.
+package httpfix
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Stripe = grant.Grant{
+	Outbound:      []string{"https://api.stripe.com/v1/refunds", "alias:slack"},
+	Reversibility: grant.Compensable,
+}
+
+type Server struct{ client *http.Client }
+
+//agent:operable grant=Stripe
+func (s *Server) Refund(ctx context.Context, id string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.stripe.com/v1/refunds/"+id, strings.NewReader("x"))
+	if err != nil {
+		return err
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+//agent:operable grant=Stripe
+func (s *Server) Charge(ctx context.Context, id string) error {
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://api.stripe.com/v1/charges", nil)
+	_, err := s.client.Do(req) // want `Charge calls out to "https://api.stripe.com/v1/charges" \(POST\), which grant Stripe does not allow; add "https://api.stripe.com/v1/charges" \(or a prefix of it\) to its Outbound`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) Lookalike(ctx context.Context) error {
+	_, err := http.Get("https://api.stripe.com.evil.example/v1/refunds") // want `Lookalike calls out to "https://api.stripe.com.evil.example/v1/refunds" \(GET\)`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) SegmentBoundary(ctx context.Context) error {
+	_, err := s.client.Get("https://api.stripe.com/v1/refundsX") // want `SegmentBoundary calls out to "https://api.stripe.com/v1/refundsX"`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) QueryOK(ctx context.Context) error {
+	_, err := s.client.Get("https://api.stripe.com/v1/refunds?limit=10")
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) NotConstant(ctx context.Context, url string) error {
+	_, err := http.Post(url, "application/json", nil) // want `NotConstant calls out to a URL that is not constant, so grant Stripe cannot bound it; pass a constant URL or a constant scheme://host/ prefix, or declare it with //agent:effect outbound\("..."\)`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) HostNotFixed(ctx context.Context, host string) error {
+	_, err := http.Get("https://" + host + "/v1/refunds") // want `HostNotFixed calls out to a URL the analysis refuses`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) SprintfPrefix(ctx context.Context, id string) error {
+	_, err := http.Get(fmt.Sprintf("https://api.stripe.com/v1/refunds/%s", id))
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) SprintfHost(ctx context.Context, host string) error {
+	_, err := http.Get(fmt.Sprintf("https://%s/v1/refunds", host)) // want `SprintfHost calls out to a URL the analysis refuses`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) Relative(ctx context.Context) error {
+	_, err := s.client.Get("/v1/refunds") // want `Relative calls out to a URL the analysis refuses: relative URL "/v1/refunds" names no host`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) Userinfo(ctx context.Context) error {
+	_, err := s.client.Get("https://user:pass@api.stripe.com/v1/refunds") // want `Userinfo calls out to a URL the analysis refuses: userinfo`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) EncodedDot(ctx context.Context) error {
+	_, err := s.client.Get("https://api.stripe.com/v1/refunds/%2e%2e/charges") // want `EncodedDot calls out to a URL the analysis refuses`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) DotDot(ctx context.Context) error {
+	_, err := s.client.Get("https://api.stripe.com/v1/refunds/../charges") // want `DotDot calls out to a URL the analysis refuses`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) RoundTrip(ctx context.Context) error {
+	req, _ := http.NewRequest("DELETE", "https://api.stripe.com/v1/customers/c_1", nil)
+	_, err := http.DefaultTransport.RoundTrip(req) // want `RoundTrip calls out to "https://api.stripe.com/v1/customers/c_1" \(DELETE\)`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) WithContext(ctx context.Context) error {
+	req, _ := http.NewRequest("GET", "https://api.stripe.com/v1/refunds/re_1", nil)
+	_, err := s.client.Do(req.WithContext(ctx))
+	return err
+}
+
+// UnknownRequest sends a request the analysis cannot trace.
+//
+//agent:operable grant=Stripe
+func (s *Server) UnknownRequest(req *http.Request) error {
+	_, err := s.client.Do(req) // want `UnknownRequest calls out to a URL that is not constant`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) Declared(ctx context.Context, req *http.Request) error {
+	//agent:effect outbound("alias:slack") reason="the request is built by the Slack client with its base URL"
+	_, err := s.client.Do(req)
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) DeclaredTrailing(ctx context.Context, req *http.Request) error {
+	_, err := s.client.Do(req) //agent:effect outbound("alias:slack") reason="Slack client"
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) DeclaredNotGranted(ctx context.Context, req *http.Request) error {
+	//agent:effect outbound("alias:github") reason="GitHub client"
+	_, err := s.client.Do(req) // want `DeclaredNotGranted calls out to "alias:github"`
+	return err
+}
+
+// send is a helper that takes the URL as a parameter.
+func (s *Server) send(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, "POST", url, nil)
+	if err != nil {
+		return err
+	}
+	_, err = s.client.Do(req)
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) ThroughHelper(ctx context.Context) error {
+	if err := s.send(ctx, "https://api.stripe.com/v1/refunds"); err != nil {
+		return err
+	}
+	return s.send(ctx, "https://hooks.example.com/x") // want `ThroughHelper calls out to "https://hooks.example.com/x" \(POST\) at \S+httpfix.go:\d+`
+}

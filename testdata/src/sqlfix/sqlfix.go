@@ -1,0 +1,173 @@
+// Package sqlfix exercises database/sql sinks: each handler that must be
+// reported has a clean twin that must not.
+package sqlfix
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var RefundDrafter = grant.Grant{
+	Writes:        []string{"refunds", "refund_notes"},
+	TenantScope:   grant.Scoped,
+	Reversibility: grant.Compensable,
+}
+
+var Janitor = grant.Grant{
+	UnboundedWrites: []string{"sessions"},
+	TenantScope:     grant.CrossTenant,
+	Reversibility:   grant.Compensable,
+}
+
+type Server struct{ db *sql.DB }
+
+//agent:operable grant=RefundDrafter
+func (s *Server) DraftPayout(w http.ResponseWriter, r *http.Request) {
+	s.db.ExecContext(r.Context(), "INSERT INTO payouts (tenant_id, amount) VALUES ($1, $2)", 1, 2) // want `agent authority: DraftPayout writes "payouts", which grant RefundDrafter does not allow; add "payouts" to its Writes`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) DraftRefund(w http.ResponseWriter, r *http.Request) {
+	s.db.ExecContext(r.Context(), "INSERT INTO refunds (tenant_id, amount) VALUES ($1, $2)", 1, 2)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) VoidAll(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(`UPDATE refunds SET state = 'void'`) // want `VoidAll writes every row of "refunds".*add "refunds" to its UnboundedWrites` `VoidAll runs a raw query on "refunds" with no tenant predicate`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) VoidOne(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(`UPDATE refunds SET state = 'void' WHERE tenant_id = $1 AND id = $2`, 1, 2)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) ListRefunds(w http.ResponseWriter, r *http.Request) {
+	rows, _ := s.db.QueryContext(r.Context(), "SELECT id FROM refunds") // want `ListRefunds runs a raw query on "refunds" with no tenant predicate, which grant RefundDrafter does not allow \(its TenantScope is not cross_tenant\); filter on tenant_id, declare the statement //agent:effect scoped, or set TenantScope: grant.CrossTenant`
+	rows.Close()
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) ListRefundsScoped(w http.ResponseWriter, r *http.Request) {
+	rows, _ := s.db.QueryContext(r.Context(), "SELECT id FROM refunds WHERE tenant_id = $1 ORDER BY id", 7)
+	rows.Close()
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) OrPredicate(w http.ResponseWriter, r *http.Request) {
+	s.db.QueryRow("SELECT id FROM refunds WHERE tenant_id = $1 OR 1 = 1", 7) // want `OrPredicate runs a raw query on "refunds"`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Truncate(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("TRUNCATE refunds") // want `Truncate writes every row of "refunds"`
+}
+
+//agent:operable grant=Janitor
+func (s *Server) PurgeSessions(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("TRUNCATE sessions")
+	s.db.Exec("DELETE FROM sessions")
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) CTE(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(`WITH moved AS (DELETE FROM refund_notes WHERE tenant_id = $1 RETURNING *) INSERT INTO refunds SELECT * FROM moved`, 1) // want `CTE writes every row of "refund_notes"` `CTE writes every row of "refunds"`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Upsert(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(`INSERT INTO refunds (id, tenant_id) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET state = 'draft'`, 1, 2)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) TwoStatements(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(`INSERT INTO refunds (id) VALUES ($1); DELETE FROM ledger WHERE tenant_id = $2 AND id = $1`, 1, 2) // want `TwoStatements writes "ledger"`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Prepared(w http.ResponseWriter, r *http.Request) {
+	stmt, err := s.db.PrepareContext(r.Context(), "INSERT INTO ledger (tenant_id) VALUES (?)")
+	if err != nil {
+		return
+	}
+	defer stmt.Close()
+	stmt.Exec(1) // want `Prepared writes "ledger"`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) PreparedOK(w http.ResponseWriter, r *http.Request) {
+	stmt, err := s.db.PrepareContext(r.Context(), "INSERT INTO refunds (tenant_id) VALUES (?)")
+	if err != nil {
+		return
+	}
+	defer stmt.Close()
+	stmt.Exec(1)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) InTx(w http.ResponseWriter, r *http.Request) {
+	tx, _ := s.db.BeginTx(r.Context(), nil)
+	defer tx.Rollback()
+	tx.Exec("INSERT INTO refunds (tenant_id) VALUES ($1)", 1)
+	tx.Exec("DELETE FROM refund_notes WHERE tenant_id = $1 AND refund_id = $2", 1, 2)
+	tx.Commit()
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) DynamicSQL(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(r.FormValue("q")) // want `DynamicSQL runs SQL text that is not constant, so grant RefundDrafter cannot bound it; pass constant SQL text`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) PrefixFixesTable(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("INSERT INTO refunds (tenant_id, id) VALUES " + r.FormValue("rows"))
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) PrefixNoTable(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("DELETE FROM " + r.FormValue("table")) // want `PrefixNoTable runs SQL whose constant prefix "DELETE FROM" does not fix the statement kind and table`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Sprintf(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(fmt.Sprintf("UPDATE refunds SET state = 'x' WHERE tenant_id = $1 AND id IN (%s)", r.FormValue("ids")), 1)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Branches(w http.ResponseWriter, r *http.Request) {
+	q := "UPDATE refunds SET state = 'void' WHERE tenant_id = $1 AND id = $2"
+	if r.FormValue("all") != "" {
+		q = "UPDATE refunds SET state = 'void'"
+	}
+	s.db.Exec(q, 1, 2) // want `Branches writes every row of "refunds"` `Branches runs a raw query on "refunds"`
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) BranchesBounded(w http.ResponseWriter, r *http.Request) {
+	q := "UPDATE refunds SET state = 'void' WHERE tenant_id = $1 AND id = $2"
+	if r.FormValue("draft") != "" {
+		q = "UPDATE refunds SET state = 'draft' WHERE tenant_id = $1 AND id = $2"
+	}
+	s.db.Exec(q, 1, 2)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) Unparseable(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("UPDATE SET x = 1") // want `Unparseable runs SQL the reader cannot parse`
+}
+
+// helper writes through a wrapper that takes the SQL as a parameter.
+func (s *Server) exec(ctx context.Context, query string, args ...any) error {
+	_, err := s.db.ExecContext(ctx, query, args...)
+	return err
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) ThroughWrapper(w http.ResponseWriter, r *http.Request) {
+	s.exec(r.Context(), "INSERT INTO refunds (tenant_id) VALUES ($1)", 1)
+	s.exec(r.Context(), "INSERT INTO audit_log (tenant_id) VALUES ($1)", 1) // want `ThroughWrapper writes "audit_log" at \S*sqlfix/sqlfix.go:\d+, which grant RefundDrafter`
+}
