@@ -39,10 +39,22 @@ func run(t *testing.T, pkgs ...string) {
 
 func TestSQL(t *testing.T) { run(t, "sqlfix") }
 
-func TestHTTP(t *testing.T)        { run(t, "httpfix") }
-func TestConcurrency(t *testing.T) { run(t, "concurrency") }
-func TestDynamic(t *testing.T)     { run(t, "dynamic") }
-func TestHatch(t *testing.T)       { run(t, "hatch") }
-func TestFloor(t *testing.T)       { run(t, "floor") }
-func TestGrants(t *testing.T)      { run(t, "grants") }
-func TestDirectives(t *testing.T)  { run(t, "directives") }
+func TestHTTP(t *testing.T)         { run(t, "httpfix") }
+func TestConcurrency(t *testing.T)  { run(t, "concurrency") }
+func TestDynamic(t *testing.T)      { run(t, "dynamic") }
+func TestHatch(t *testing.T)        { run(t, "hatch") }
+func TestFloor(t *testing.T)        { run(t, "floor") }
+func TestGrants(t *testing.T)       { run(t, "grants") }
+func TestDirectives(t *testing.T)   { run(t, "directives") }
+func TestCrossPackage(t *testing.T) { run(t, "crosspkg/handlers") }
+
+// TestConfiguredSinks runs with testdata/authvet-sinks.yaml: in-house
+// sinks, extra tenant columns and a benign interface.
+func TestConfiguredSinks(t *testing.T) {
+	cfg := filepath.Join(testdata(t), "authvet-sinks.yaml")
+	if err := analyzer.Analyzer.Flags.Set("config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer analyzer.Analyzer.Flags.Set("config", "")
+	run(t, "sinks")
+}

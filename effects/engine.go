@@ -12,7 +12,7 @@ import (
 
 // Options configures the engine from authvet.yaml.
 type Options struct {
-	TenantColumns []string      // columns whose binding to a parameter scopes a query
+	TenantColumns []string        // columns whose binding to a parameter scopes a query
 	Sinks         map[string]Sink // configured in-house sinks, by FuncKey
 	Benign        map[string]bool // extra benign interfaces, "pkgpath.Name"
 }
@@ -76,6 +76,8 @@ type frame struct {
 	parent   *frame
 	depth    int
 	visiting map[ssa.Value]bool
+
+	cur ssa.Instruction // the instruction being walked
 
 	// at, when valid, is where the sites of this frame are: a synthetic
 	// wrapper (a method value's $bound, a thunk) has no source of its
@@ -149,14 +151,25 @@ func (e *Engine) pos(p token.Pos) Position { return PositionOf(e.Fset, p) }
 
 func (e *Engine) walk(fr *frame, out *collector) {
 	for _, b := range fr.fn.Blocks {
+		// Calls the compiler synthesises (the iterator call of a
+		// range-over-func loop) have no position of their own; they
+		// are placed at the nearest positioned instruction before them.
+		last := token.NoPos
 		for _, instr := range b.Instrs {
+			pos := instr.Pos()
+			if !pos.IsValid() {
+				pos = last
+			} else {
+				last = pos
+			}
+			fr.cur = instr
 			switch instr := instr.(type) {
 			case *ssa.Call:
-				e.site(instr.Pos(), instr.Common(), false, fr, out)
+				e.site(pos, instr.Common(), false, fr, out)
 			case *ssa.Defer:
-				e.site(instr.Pos(), instr.Common(), false, fr, out)
+				e.site(pos, instr.Common(), false, fr, out)
 			case *ssa.Go:
-				e.site(instr.Pos(), instr.Common(), true, fr, out)
+				e.site(pos, instr.Common(), true, fr, out)
 			}
 		}
 	}
@@ -360,7 +373,47 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	if fn.Synthetic != "" && fn.Parent() == nil && pos.IsValid() {
 		nf.at = pos
 	}
-	e.walk(nf, out)
+	root := fr
+	for root.parent != nil {
+		root = root.parent
+	}
+	if nf.at.IsValid() || within(fn, root.fn) || !pos.IsValid() {
+		e.walk(nf, out)
+		return
+	}
+	// A closure made elsewhere (returned by a helper): its sites are
+	// reached through this call.
+	sub := newCollector()
+	e.walk(nf, sub)
+	at := e.pos(pos)
+	var lo, hi Position
+	if syn := root.fn.Syntax(); syn != nil {
+		lo, hi = e.pos(syn.Pos()), e.pos(syn.End())
+	}
+	for _, eff := range sub.effects {
+		// A site in the root's own closures (a loop body the iterator
+		// calls back) is already in place.
+		if len(eff.Via) == 0 && lo.IsValid() && comparePos(lo, eff.Pos) <= 0 && comparePos(eff.Pos, hi) < 0 {
+			out.add(*eff)
+			continue
+		}
+		eff.Via = append([]Position{at}, eff.Via...)
+		out.add(*eff)
+	}
+	for _, p := range sub.pending {
+		p.Via = append([]Position{at}, p.Via...)
+		out.addPending(*p)
+	}
+}
+
+// within reports whether fn is root or a closure nested in it.
+func within(fn, root *ssa.Function) bool {
+	for f := fn; f != nil; f = f.Parent() {
+		if f == root {
+			return true
+		}
+	}
+	return false
 }
 
 func bind(vs []ssa.Value, fr *frame) []binding {
@@ -820,16 +873,52 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			fs.fromStd = true
 			return
 		}
-		fs.unresolved = true
+		if !e.returnedFuncs(v, 0, fr, fs, depth) {
+			fs.unresolved = true
+		}
 	case *ssa.Extract:
-		if call, ok := v.Tuple.(*ssa.Call); ok && e.isStdCall(call) {
-			fs.fromStd = true
-			return
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			if e.isStdCall(call) {
+				fs.fromStd = true
+				return
+			}
+			if e.returnedFuncs(call, v.Index, fr, fs, depth) {
+				return
+			}
 		}
 		fs.unresolved = true
 	default:
 		fs.unresolved = true
 	}
+}
+
+// returnedFuncs resolves the function value that result i of call
+// returns, when the callee's body is in this package (an iterator
+// constructor, a func factory): each returned value is resolved in a
+// frame of the callee bound to the call's arguments.
+func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+	if call.Call.IsInvoke() {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg {
+		return false
+	}
+	var free []binding
+	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			free = append(free, binding{b, fr})
+		}
+	}
+	cf := &frame{fn: callee, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+	found := false
+	for _, b := range callee.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			e.collectFuncs(ret.Results[i], cf, fs, depth+1)
+			found = true
+		}
+	}
+	return found
 }
 
 // isStdCall reports whether call is a static call into a package that is

@@ -160,3 +160,37 @@ func (s *Server) recurse(n int) {
 func (s *Server) Recursive(ctx context.Context) {
 	s.recurse(3) // want `Recursive writes "secrets"`
 }
+
+//agent:operable grant=Notes
+func (s *Server) RangeOwnIterator(ctx context.Context, xs []string) {
+	for x := range each(xs) {
+		s.db.Exec("INSERT INTO secrets (tenant_id, v) VALUES (1, $1)", x) // want `RangeOwnIterator writes "secrets"`
+	}
+}
+
+// rows is an iterator whose body writes.
+func (s *Server) rows(ctx context.Context) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		s.db.ExecContext(ctx, "UPDATE secrets SET read = true WHERE tenant_id = $1", 1)
+		yield(1)
+	}
+}
+
+//agent:operable grant=Notes
+func (s *Server) IteratorWrites(ctx context.Context) {
+	for range s.rows(ctx) { // want `IteratorWrites writes "secrets"`
+	}
+}
+
+// factory returns a closure over its parameter.
+func (s *Server) factory(table string) func() {
+	return func() { s.db.Exec("DELETE FROM " + table + " WHERE tenant_id = $1 AND id = $2") }
+}
+
+//agent:operable grant=Notes
+func (s *Server) Factory(ctx context.Context) {
+	f := s.factory("secrets")
+	f() // want `Factory writes "secrets"`
+	g := s.factory("notes")
+	g()
+}

@@ -1,0 +1,51 @@
+// Package handlers reaches effects through another package and uses a
+// grant declared in a third.
+package handlers
+
+import (
+	"context"
+	"database/sql"
+
+	"crosspkg/grants"
+	"crosspkg/store"
+)
+
+type Server struct{ store *store.Store }
+
+// A grant named only in directives still needs its package imported and
+// used, as Go requires of every import.
+var _ = grants.CategoryEditor
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) CreateCategory(ctx context.Context, name string) error {
+	return s.store.CreateCategory(ctx, name)
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) CreateTag(ctx context.Context, name string) error {
+	return s.store.CreateTag(ctx, name) // want `CreateTag writes "tags" at \S*store.go:\d+, which grant CategoryEditor does not allow`
+}
+
+//agent:operable grant=grants.CategoryEditor // want `DeleteTags is declared reversible by grant CategoryEditor, but its effects floor it at compensable`
+func (s *Server) DeleteTags(ctx context.Context) error {
+	return s.store.DeleteAllTags(ctx) // want `DeleteTags writes every row of "tags"` `DeleteTags runs a raw query on "tags"`
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) Wrapper(ctx context.Context) error {
+	if err := s.store.Exec(ctx, "UPDATE categories SET n = 1 WHERE tenant_id = $1 AND id = $2", 1, 2); err != nil {
+		return err
+	}
+	return s.store.Exec(ctx, "UPDATE tags SET n = 1 WHERE tenant_id = $1 AND id = $2", 1, 2) // want `Wrapper writes "tags"`
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) TxCallback(ctx context.Context) error {
+	return s.store.InTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO categories (tenant_id) VALUES ($1)", 1); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO tags (tenant_id) VALUES ($1)", 1) // want `TxCallback writes "tags"`
+		return err
+	})
+}
