@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestIsVetProtocol(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-V=full"}, true},
+		{[]string{"-flags"}, true},
+		{[]string{"-json", "-authvet.config=x.yaml", "/tmp/go-build/vet.cfg"}, true},
+		{[]string{"/tmp/vet.cfg"}, true},
+		{[]string{"./..."}, false},
+		{[]string{"-C", "example", "./..."}, false},
+		{[]string{"pkg", "x.cfg"}, false},
+		{nil, false},
+	} {
+		if got := isVetProtocol(tt.args); got != tt.want {
+			t.Errorf("isVetProtocol(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// buildTool builds authvet once for the tests that run it as a program.
+func buildTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the authvet binary")
+	}
+	bin := filepath.Join(t.TempDir(), "authvet")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func exampleDir(t *testing.T) string {
+	dir, err := filepath.Abs("../../example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func run(t *testing.T, dir, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return o.String(), e.String(), code
+}
+
+const exampleFinding = `billing/payouts.go:24:32: agent authority: DraftPayout writes "payouts" at store/store.go:68, which grant RefundDrafter does not allow`
+
+// TestExampleBothModes runs the README's main command and go vet
+// -vettool on the example module: both report exactly its one violation.
+func TestExampleBothModes(t *testing.T) {
+	bin := buildTool(t)
+	dir := exampleDir(t)
+
+	out, errOut, code := run(t, dir, bin, "./...")
+	if code != 1 {
+		t.Errorf("standalone exit %d, want 1; stderr:\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], exampleFinding) {
+		t.Errorf("standalone output:\n%s\nwant one line starting %q", out, exampleFinding)
+	}
+
+	_, vetErr, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code == 0 {
+		t.Errorf("go vet exit 0, want failure; stderr:\n%s", vetErr)
+	}
+	var diags []string
+	for _, l := range strings.Split(vetErr, "\n") {
+		if strings.Contains(l, "agent authority:") {
+			diags = append(diags, l)
+		}
+	}
+	if len(diags) != 1 || !strings.HasPrefix(diags[0], exampleFinding) {
+		t.Errorf("go vet diagnostics:\n%s\nwant one starting %q", vetErr, exampleFinding)
+	}
+
+	// -json: vet's shape, with the category and related information.
+	out, _, code = run(t, dir, bin, "-json", "./...")
+	if code != 1 {
+		t.Errorf("-json exit %d, want 1", code)
+	}
+	var tree map[string]map[string][]struct {
+		Posn, Message, Category string
+		Related                 []struct{ Posn, Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &tree); err != nil {
+		t.Fatalf("-json output is not JSON: %v\n%s", err, out)
+	}
+	ds := tree["example.com/shop/billing"]["authvet"]
+	if len(ds) != 1 || ds[0].Category != "write" || len(ds[0].Related) == 0 || !strings.HasPrefix(ds[0].Related[len(ds[0].Related)-1].Posn, "store/store.go:68:") {
+		t.Errorf("-json diagnostics = %+v", ds)
+	}
+
+	// Byte-identical across runs and GOMAXPROCS.
+	out1, _, _ := run(t, dir, bin, "-json", "./...")
+	cmd := exec.Command(bin, "-json", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	out2, _ := cmd.Output()
+	if out1 != string(out2) {
+		t.Errorf("output differs between runs:\n%s\n---\n%s", out1, out2)
+	}
+}
+
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestBadInput: a broken config, a type error and a bad flag are each one
+// clear line and exit 2, never a panic.
+func TestBadInput(t *testing.T) {
+	bin := buildTool(t)
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		args  []string
+		want  string
+	}{
+		{
+			name: "config",
+			files: map[string]string{
+				"go.mod":       "module example.com/m\n\ngo 1.26\n",
+				"m.go":         "package m\n",
+				"authvet.yaml": "tenant_columns: [tenant_id]\nsink:\n  - func: x.Y\n",
+			},
+			want: "authvet.yaml:2: unknown key \"sink\"",
+		},
+		{
+			name: "yaml",
+			files: map[string]string{
+				"go.mod":       "module example.com/m\n\ngo 1.26\n",
+				"m.go":         "package m\n",
+				"authvet.yaml": "tenant_columns: [tenant_id\n",
+			},
+			want: "authvet.yaml:",
+		},
+		{
+			name: "type error",
+			files: map[string]string{
+				"go.mod": "module example.com/m\n\ngo 1.26\n",
+				"m.go":   "package m\n\nfunc F() int { return \"x\" }\n",
+			},
+			want: "m.go:3:",
+		},
+		{
+			name:  "flag",
+			files: map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "m.go": "package m\n"},
+			args:  []string{"-format", "xml"},
+			want:  `unknown -format "xml"`,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeModule(t, tt.files)
+			args := append(tt.args, "./...")
+			_, errOut, code := run(t, dir, bin, args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2; stderr:\n%s", code, errOut)
+			}
+			if !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine ") {
+				t.Errorf("stderr:\n%s\nwant it to contain %q and no panic", errOut, tt.want)
+			}
+		})
+	}
+}
