@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -146,12 +146,36 @@ func (a *run) analyse() {
 			}
 		}
 	}
+	for _, fn := range fns {
+		if v, ok := effects.ConstResult(fn); ok {
+			a.pass.ExportObjectFact(objs[fn], &effects.ConstString{Value: v})
+		}
+	}
+	contracts := a.exportContracts()
 	eng := &effects.Engine{
 		Fset:    a.pass.Fset,
 		Pkg:     a.pass.Pkg,
 		Module:  a.module,
 		Opts:    engineOptions(a.cfg),
 		Hatches: a.hatches,
+		Prog:    prog,
+		ImportConst: func(fn *types.Func) (string, bool) {
+			var c effects.ConstString
+			if a.pass.ImportObjectFact(fn, &c) {
+				return c.Value, true
+			}
+			return "", false
+		},
+		Contract: func(m *types.Func) *effects.Contract {
+			if c, ok := contracts[m]; ok {
+				return c
+			}
+			var c effects.Contract
+			if m.Pkg() != nil && m.Pkg() != a.pass.Pkg && a.pass.ImportObjectFact(m, &c) {
+				return &c
+			}
+			return nil
+		},
 		Import: func(fn *types.Func) *effects.Summary {
 			var s effects.Summary
 			if a.pass.ImportObjectFact(fn, &s) {
@@ -169,6 +193,7 @@ func (a *run) analyse() {
 			a.pass.ExportObjectFact(objs[fn], s)
 		}
 	}
+	a.checkConversions(eng, prog, spkg, fns, sums)
 	for _, h := range a.handlers {
 		obj, _ := a.pass.TypesInfo.Defs[h.decl.Name].(*types.Func)
 		fn := prog.FuncValue(obj)

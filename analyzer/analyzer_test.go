@@ -58,3 +58,5 @@ func TestConfiguredSinks(t *testing.T) {
 	defer analyzer.Analyzer.Flags.Set("config", "")
 	run(t, "sinks")
 }
+func TestLibraries(t *testing.T) { run(t, "libs") }
+func TestContracts(t *testing.T) { run(t, "contracts/impl", "contracts/handlers") }

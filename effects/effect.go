@@ -135,10 +135,11 @@ const (
 // Pending is a site whose subject is a function of the holder's parameters.
 type Pending struct {
 	Op     Op
-	Kind   string // OpSubject: the effect kind
-	Text   Str    // SQL text, URL, or subject, in terms of parameters
-	Method Str    // OpURL: the HTTP method
-	Param  int    // OpCallParam: the parameter called
+	Kind   string     // OpSubject: the effect kind
+	Text   Str        // SQL text, URL, or subject, in terms of parameters
+	Method Str        // OpURL: the HTTP method
+	Param  int        // OpCallParam: the parameter called
+	Prov   Provenance // of the resolved effect; Syntactic when empty
 	Pos    Position
 	Via    []Position
 	Module string // module whose code holds the site

@@ -47,10 +47,17 @@ type Engine struct {
 	Analysed func(pkg *types.Package) bool
 	// Hatches of this package, on statements.
 	Hatches []*Hatch
+	// Prog is the SSA program of the package, for methods of its types.
+	Prog *ssa.Program
+	// ImportConst returns the ConstString fact of fn, if any.
+	ImportConst func(fn *types.Func) (string, bool)
+	// Contract returns the effect contract on an interface method, if any.
+	Contract func(m *types.Func) *Contract
 
-	summaries map[*ssa.Function]*Summary
-	state     map[*ssa.Function]uint8
-	recursive bool
+	summaries   map[*ssa.Function]*Summary
+	state       map[*ssa.Function]uint8
+	recursive   bool
+	txCallbacks int // > 0 while walking a callback that runs in a transaction
 }
 
 const (
@@ -649,6 +656,8 @@ const (
 	handleStmt
 	handleReqURL
 	handleReqMethod
+	handleJobArgs // a River JobArgs value: its type's Kind()
+	handleTask    // an *asynq.Task: NewTask's type name
 )
 
 // trace evaluates v, in frame fr, to the string it carries (handleString)
@@ -711,6 +720,10 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.request(v, fr, false)
 	case handleReqMethod:
 		return e.request(v, fr, true)
+	case handleJobArgs:
+		return e.jobKind(v, fr)
+	case handleTask:
+		return e.asynqTask(v, fr)
 	}
 	return unknownStr()
 }
@@ -772,11 +785,13 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 			return e.trace(v.X, fr, handleString)
 		}
 	case *ssa.Call:
-		if fn := v.Call.StaticCallee(); fn != nil && !v.Call.IsInvoke() {
-			if obj := funcObject(fn); obj != nil {
-				if f, ok := stringModels[FuncKey(obj)]; ok {
-					return f(e, v.Call.Args, fr)
-				}
+		if f, ok := stringModels[staticKey(v.Call)]; ok {
+			return f(e, v.Call.Args, fr)
+		}
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if f, ok := extractStringModels[staticKey(call.Call)]; ok {
+				return f(e, call.Call.Args, fr)
 			}
 		}
 	}

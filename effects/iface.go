@@ -14,22 +14,27 @@ import (
 // them is not an unprovable site. Keys are "pkgpath.Name"; a key ending
 // in ".*" covers the whole package.
 var benignInterfaces = map[string]bool{
-	"io.*":                     true,
-	"net/http.ResponseWriter":  true,
-	"net/http.Flusher":         true,
-	"context.Context":          true,
-	"error":                    true,
-	"fmt.Stringer":             true,
-	"fmt.State":                true,
-	"sort.Interface":           true,
-	"hash.Hash":                true,
-	"hash.Hash32":              true,
-	"hash.Hash64":              true,
-	"encoding/json.Marshaler":  true,
-	"database/sql.Result":      true,
-	"log/slog.LogValuer":       true,
-	"encoding.TextMarshaler":   true,
-	"encoding.TextUnmarshaler": true,
+	"io.*":                    true,
+	"net/http.ResponseWriter": true,
+	"net/http.Flusher":        true,
+	"context.Context":         true,
+	"error":                   true,
+	"fmt.Stringer":            true,
+	"fmt.State":               true,
+	"sort.Interface":          true,
+	"hash.Hash":               true,
+	"hash.Hash32":             true,
+	"hash.Hash64":             true,
+	"encoding/json.Marshaler": true,
+	"database/sql.Result":     true,
+	// Result readers of modelled libraries: reading is not an effect.
+	"github.com/jackc/pgx/v5.Rows":           true,
+	"github.com/jackc/pgx/v5.Row":            true,
+	"github.com/jackc/pgx/v5.BatchResults":   true,
+	"github.com/jackc/pgx/v5.CopyFromSource": true,
+	"log/slog.LogValuer":                     true,
+	"encoding.TextMarshaler":                 true,
+	"encoding.TextUnmarshaler":               true,
 }
 
 // sinkInterfaces are never benign: their implementations are effect
@@ -85,6 +90,12 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	for _, name := range []string{decl, static} {
 		if md, ok := ifaceModels[name+"."+m.Name()]; ok && name != "" {
 			md(e, &callSite{fn: m, args: args, pos: pos, fr: fr, out: out})
+			return
+		}
+	}
+	if e.Contract != nil {
+		if ct := e.Contract(m); ct != nil {
+			ct.bounded(e, pos, out)
 			return
 		}
 	}

@@ -14,6 +14,9 @@ import (
 func (e *Engine) resolve(p Pending) []Effect {
 	var out []Effect
 	base := Effect{Pos: p.Pos, Via: p.Via, Module: p.Module, Provenance: Syntactic}
+	if p.Prov != "" {
+		base.Provenance = p.Prov
+	}
 	add := func(kind, subject string) {
 		eff := base
 		eff.Kind, eff.Subject = kind, subject

@@ -26,9 +26,7 @@ func init() {
 		models[key] = sqlTextModel(i)
 	}
 	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
-		models["database/sql.Stmt."+name] = func(e *Engine, c *callSite) {
-			e.emit(Pending{Op: OpSQL, Text: e.trace(c.args[0], c.fr, handleStmt), Pos: e.pos(c.pos), Module: e.Module}, c.out)
-		}
+		models["database/sql.Stmt."+name] = stmtModel
 	}
 }
 

@@ -1,0 +1,158 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/effects"
+)
+
+// exportContracts turns //agent:effect directives on interface methods
+// into contracts, exported as facts on the methods.
+func (a *run) exportContracts() map[*types.Func]*effects.Contract {
+	out := map[*types.Func]*effects.Contract{}
+	for _, c := range a.contracts {
+		m, _ := a.pass.TypesInfo.Defs[c.method.Names[0]].(*types.Func)
+		if m == nil {
+			continue
+		}
+		ct := &effects.Contract{
+			None:     c.hatch.None,
+			Scoped:   c.hatch.Scoped,
+			Declared: declaredEffects(c.hatch),
+			Reason:   c.hatch.Reason,
+			Pos:      effects.PositionOf(a.pass.Fset, c.method.Pos()),
+		}
+		out[m] = ct
+		a.pass.ExportObjectFact(m, ct)
+	}
+	return out
+}
+
+// checkConversions checks, wherever a concrete type is converted to an
+// interface whose methods carry contracts (var _ I = (*T)(nil) included),
+// that each implementation's proved effects fit the contract.
+func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa.Package, fns []*ssa.Function, sums map[*ssa.Function]*effects.Summary) {
+	all := append([]*ssa.Function(nil), fns...)
+	if init := spkg.Func("init"); init != nil {
+		all = append(all, init)
+	}
+	type key struct {
+		line int
+		impl *types.Func
+	}
+	done := map[key]bool{}
+	check := func(pos token.Pos, concrete, ifaceType types.Type) {
+		iface, ok := ifaceType.Underlying().(*types.Interface)
+		if !ok || types.IsInterface(concrete) {
+			return
+		}
+		for i := 0; i < iface.NumMethods(); i++ {
+			m := iface.Method(i)
+			ct := eng.Contract(m)
+			if ct == nil {
+				continue
+			}
+			sel := types.NewMethodSet(concrete).Lookup(m.Pkg(), m.Name())
+			if sel == nil {
+				continue
+			}
+			impl, _ := sel.Obj().(*types.Func)
+			k := key{a.pass.Fset.Position(pos).Line, impl}
+			if impl == nil || done[k] {
+				continue
+			}
+			done[k] = true
+			var sum *effects.Summary
+			if impl.Pkg() == a.pass.Pkg {
+				if fn := prog.FuncValue(impl); fn != nil {
+					sum = sums[fn]
+				}
+			} else {
+				var s effects.Summary
+				if a.pass.ImportObjectFact(impl, &s) {
+					sum = &s
+				}
+			}
+			for _, e := range eng.Finalize(sum, a.module) {
+				if !ct.Allows(e) {
+					a.diags = append(a.diags, a.contractDiagnostic(pos, implName(concrete, impl), m, &e))
+				}
+			}
+		}
+	}
+	for _, mi := range effects.Conversions(all) {
+		check(conversionPos(mi), mi.X.Type(), mi.Type())
+	}
+	// var _ I = (*T)(nil) has no effect, so SSA drops it; read it from
+	// the syntax.
+	for _, f := range a.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok || vs.Type == nil {
+				return true
+			}
+			it := a.pass.TypesInfo.TypeOf(vs.Type)
+			for _, v := range vs.Values {
+				if tv, ok := a.pass.TypesInfo.Types[v]; ok && it != nil {
+					check(v.Pos(), tv.Type, it)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// conversionPos places a conversion: implicit ones (an argument, a
+// store) have no position of their own, so they take their user's.
+func conversionPos(mi *ssa.MakeInterface) token.Pos {
+	if mi.Pos().IsValid() {
+		return mi.Pos()
+	}
+	for _, r := range *mi.Referrers() {
+		if r.Pos().IsValid() {
+			return r.Pos()
+		}
+	}
+	return mi.Parent().Pos()
+}
+
+func implName(t types.Type, impl *types.Func) string {
+	return fmt.Sprintf("(%s).%s", types.TypeString(t, func(*types.Package) string { return "" }), impl.Name())
+}
+
+func (a *run) contractDiagnostic(pos token.Pos, impl string, m *types.Func, e *effects.Effect) analysis.Diagnostic {
+	contract := m.Name()
+	if recv := m.Signature().Recv(); recv != nil {
+		contract = types.TypeString(recv.Type(), func(p *types.Package) string {
+			if p == a.pass.Pkg {
+				return ""
+			}
+			return p.Name()
+		}) + "." + m.Name()
+	}
+	where := " at " + a.rel(e.Pos)
+	var what string
+	switch e.Kind {
+	case effects.Unprovable:
+		what = e.Reason
+	case effects.Detached:
+		what = "starts a detached goroutine"
+	case effects.CrossTenant:
+		what = fmt.Sprintf("runs a raw query on %q with no tenant predicate", e.Subject[len("raw_query:"):])
+	default:
+		what = fmt.Sprintf("has effect %s %q", e.Kind, e.Subject)
+	}
+	return analysis.Diagnostic{
+		Pos:      pos,
+		Category: e.Kind,
+		Message: fmt.Sprintf("agent authority: %s %s%s, which the effect contract on %s does not allow; declare it in the contract's //agent:effect, or change the implementation",
+			impl, what, where, contract),
+		Related: []analysis.RelatedInformation{{Pos: a.posFor(e.Pos), Message: "the implementation's effect"}},
+	}
+}

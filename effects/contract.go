@@ -1,0 +1,106 @@
+package effects
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/grant/urlprefix"
+)
+
+// Contract is an //agent:effect directive on an interface method: what
+// every implementation may do. A call through the method is bounded by it
+// (provenance declared), and every conversion of a concrete type to the
+// interface is checked against it. It travels as a fact on the method.
+type Contract struct {
+	None, Scoped bool
+	Declared     []Effect // Kind and Subject
+	Reason       string
+	Pos          Position
+}
+
+// AFact marks Contract as an analysis fact.
+func (*Contract) AFact() {}
+
+func (c *Contract) String() string {
+	var parts []string
+	for _, d := range c.Declared {
+		parts = append(parts, d.Kind+" "+d.Subject)
+	}
+	if c.None {
+		parts = append(parts, "none")
+	}
+	if c.Scoped {
+		parts = append(parts, "scoped")
+	}
+	return "contract(" + strings.Join(parts, ", ") + ")"
+}
+
+// Allows reports whether an implementation's effect fits the contract.
+func (c *Contract) Allows(e Effect) bool {
+	has := func(kind string) bool {
+		return slices.ContainsFunc(c.Declared, func(d Effect) bool { return d.Kind == kind && d.Subject == e.Subject })
+	}
+	switch e.Kind {
+	case AssertedEffectFree:
+		return true
+	case Write:
+		return has(Write) || has(UnboundedWrite)
+	case UnboundedWrite, Job, Webhook:
+		return has(e.Kind)
+	case CrossTenant:
+		return c.Scoped
+	case Outbound:
+		for _, d := range c.Declared {
+			if d.Kind != Outbound {
+				continue
+			}
+			if d.Subject == e.Subject || (!strings.HasPrefix(d.Subject, urlprefix.AliasPrefix) && urlprefix.Covers(d.Subject, e.Subject)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bounded adds the contract's effects for a call through its method.
+func (c *Contract) bounded(e *Engine, pos token.Pos, out *collector) {
+	at := e.pos(pos)
+	if c.None {
+		out.add(Effect{Kind: AssertedEffectFree, Reason: c.Reason, Provenance: Declared, Pos: at, Module: e.Module})
+		return
+	}
+	for _, d := range c.Declared {
+		d.Provenance, d.Pos, d.Module, d.Reason = Declared, at, e.Module, c.Reason
+		out.add(d)
+	}
+}
+
+// Conversions lists the conversions to interface types in fns.
+func Conversions(fns []*ssa.Function) []*ssa.MakeInterface {
+	var out []*ssa.MakeInterface
+	seen := map[*ssa.Function]bool{}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					out = append(out, mi)
+				}
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, fn := range fns {
+		visit(fn)
+	}
+	return out
+}

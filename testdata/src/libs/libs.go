@@ -1,0 +1,270 @@
+// Package libs exercises the library models: pgx, sqlx, gorm, River and
+// asynq, and enqueues inside transactions.
+package libs
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+	"gorm.io/gorm"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Orders = grant.Grant{
+	Writes:        []string{"orders", "order_items"},
+	Jobs:          []string{"send_receipt"},
+	Reversibility: grant.Compensable,
+}
+
+type Server struct {
+	pool  *pgxpool.Pool
+	conn  *pgx.Conn
+	db    *sql.DB
+	x     *sqlx.DB
+	gdb   *gorm.DB
+	river *river.Client[pgx.Tx]
+	asynq *asynq.Client
+}
+
+// --- pgx ---
+
+//agent:operable grant=Orders
+func (s *Server) PgxWrites(ctx context.Context) error {
+	s.pool.Exec(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	_, err := s.pool.Exec(ctx, "DELETE FROM invoices WHERE tenant_id = $1 AND id = $2", 1, 2) // want `PgxWrites writes "invoices"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) PgxTx(ctx context.Context) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	tx.Exec(ctx, "UPDATE orders SET paid = true WHERE tenant_id = $1 AND id = $2", 1, 2)
+	tx.Exec(ctx, "UPDATE invoices SET paid = true") // want `PgxTx writes every row of "invoices"` `PgxTx runs a raw query on "invoices"`
+	return tx.Commit(ctx)
+}
+
+//agent:operable grant=Orders
+func (s *Server) PgxCopy(ctx context.Context) error {
+	s.conn.CopyFrom(ctx, pgx.Identifier{"order_items"}, []string{"a"}, pgx.CopyFromRows(nil))
+	_, err := s.conn.CopyFrom(ctx, pgx.Identifier{"billing", "ledger"}, []string{"a"}, pgx.CopyFromRows(nil)) // want `PgxCopy writes "billing.ledger"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) PgxBatch(ctx context.Context) error {
+	b := &pgx.Batch{}
+	b.Queue("INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	b.Queue("INSERT INTO audit (tenant_id) VALUES ($1)", 1)
+	return s.pool.SendBatch(ctx, b).Close() // want `PgxBatch writes "audit"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) PgxBeginFunc(ctx context.Context) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO audit (tenant_id) VALUES ($1)", 1) // want `PgxBeginFunc writes "audit"`
+		return err
+	})
+}
+
+// --- sqlx ---
+
+//agent:operable grant=Orders
+func (s *Server) Sqlx(ctx context.Context, ids []int) error {
+	s.x.MustExec("INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	s.x.NamedExec(`INSERT INTO order_items (tenant_id, sku) VALUES (:tenant_id, :sku)`, map[string]any{})
+	q, args, _ := sqlx.In("DELETE FROM invoices WHERE tenant_id = ? AND id IN (?)", 1, ids)
+	s.x.Exec(s.x.Rebind(q), args...) // want `Sqlx writes "invoices"`
+	var n int
+	return s.x.Get(&n, "SELECT count(*) FROM orders WHERE tenant_id = $1", 1)
+}
+
+//agent:operable grant=Orders
+func (s *Server) SqlxSelect(ctx context.Context) error {
+	var ids []int
+	return s.x.Select(&ids, "SELECT id FROM orders") // want `SqlxSelect runs a raw query on "orders"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) SqlxPrepared(ctx context.Context) error {
+	st, err := s.x.PrepareNamed("UPDATE invoices SET n = :n WHERE tenant_id = :tenant_id AND id = :id")
+	if err != nil {
+		return err
+	}
+	_, err = st.Exec(map[string]any{}) // want `SqlxPrepared writes "invoices"`
+	return err
+}
+
+// --- gorm ---
+
+type Order struct {
+	ID       int
+	TenantID int
+}
+
+type OrderItem struct{ ID int }
+
+type Invoice struct{ ID int }
+
+func (Invoice) TableName() string { return "billing_invoices" }
+
+//agent:operable grant=Orders
+func (s *Server) GormCreate(ctx context.Context) error {
+	s.gdb.Create(&Order{TenantID: 1})
+	s.gdb.WithContext(ctx).Create(&OrderItem{})
+	return s.gdb.Create(&Invoice{}).Error // want `GormCreate writes "billing_invoices"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormUpdate(ctx context.Context, id int) error {
+	s.gdb.Model(&Order{}).Where("tenant_id = ? AND id = ?", 1, id).Update("paid", true)
+	return s.gdb.Model(&Order{}).Update("paid", true).Error // want `GormUpdate writes every row of "orders"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormTable(ctx context.Context) error {
+	return s.gdb.Table("ledger").Where("id = ?", 1).Updates(map[string]any{"n": 1}).Error // want `GormTable writes "ledger"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormBranch(ctx context.Context, all bool) error {
+	q := s.gdb.Model(&Order{})
+	if !all {
+		q = q.Where("id = ?", 1)
+	}
+	return q.Delete(&Order{}).Error // want `GormBranch writes every row of "orders"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormBranchBounded(ctx context.Context, mine bool) error {
+	q := s.gdb.Model(&Order{}).Where("tenant_id = ?", 1)
+	if mine {
+		q = q.Where("owner = ?", 2)
+	}
+	return q.Delete(&Order{}).Error
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormDeleteRow(ctx context.Context, o *Order) error {
+	s.gdb.Delete(&Order{}, 7)
+	return s.gdb.Delete(o).Error
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormExec(ctx context.Context) error {
+	return s.gdb.Exec("TRUNCATE orders").Error // want `GormExec writes every row of "orders"`
+}
+
+// --- River and asynq ---
+
+type ReceiptArgs struct{ OrderID int }
+
+func (ReceiptArgs) Kind() string { return "send_receipt" }
+
+type RefundArgs struct{ OrderID int }
+
+func (RefundArgs) Kind() string { return "issue_refund" }
+
+//agent:operable grant=Orders
+func (s *Server) RiverInsert(ctx context.Context) error {
+	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil)
+	_, err := s.river.Insert(ctx, RefundArgs{OrderID: 1}, nil) // want `RiverInsert starts job "issue_refund"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverMany(ctx context.Context) error {
+	_, err := s.river.InsertMany(ctx, []river.InsertManyParams{ // want `RiverMany starts job "issue_refund"`
+		{Args: ReceiptArgs{OrderID: 1}},
+		{Args: RefundArgs{OrderID: 2}},
+	})
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverInTx(ctx context.Context) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	tx.Exec(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInTx enqueues a job with River's InsertTx non-transactional call between a transaction's begin and its commit.*use InsertTx with the transaction`
+	return tx.Commit(ctx)
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverInsertTx(ctx context.Context) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	tx.Exec(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	s.river.InsertTx(ctx, tx, ReceiptArgs{OrderID: 1}, nil)
+	return tx.Commit(ctx)
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverAfterCommit(ctx context.Context) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	tx.Exec(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	_, err = s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverInGormTx(ctx context.Context) error {
+	return s.gdb.Transaction(func(tx *gorm.DB) error {
+		tx.Create(&Order{TenantID: 1})
+		_, err := s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInGormTx enqueues a job with River's InsertTx non-transactional call`
+		return err
+	})
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverInSQLTx(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	tx.Exec("INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInSQLTx enqueues a job with River's InsertTx`
+	return tx.Commit()
+}
+
+//agent:operable grant=Orders
+func (s *Server) Asynq(ctx context.Context) error {
+	s.asynq.Enqueue(asynq.NewTask("send_receipt", nil))
+	t := asynq.NewTask("wipe_data", nil)
+	_, err := s.asynq.EnqueueContext(ctx, t) // want `Asynq starts job "wipe_data"`
+	return err
+}
+
+// enqueue is a helper that takes the job args as a parameter.
+func (s *Server) enqueue(ctx context.Context, args river.JobArgs) error {
+	_, err := s.river.Insert(ctx, args, nil)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) ThroughHelper(ctx context.Context) error {
+	s.enqueue(ctx, ReceiptArgs{})
+	return s.enqueue(ctx, RefundArgs{}) // want `ThroughHelper starts job "issue_refund"`
+}
