@@ -87,11 +87,17 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 			err = fmt.Errorf("internal error analysing %s: %v (please report this)", pass.Pkg.Path(), r)
 		}
 	}()
-	pass.ExportPackageFact(&analysedFact{})
 	cfg, err := loadConfig(pass)
 	if err != nil {
 		return nil, err
 	}
+	if isDependency(pass) && !relevant(pass, cfg) {
+		// A third-party package that reaches no sink and declares
+		// nothing is modelled like the standard library: no SSA, no
+		// summaries, and callbacks handed to it count at the call.
+		return nil, nil
+	}
+	pass.ExportPackageFact(&analysedFact{})
 	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}}
 	if pass.Module != nil {
 		a.module = pass.Module.Path
@@ -221,6 +227,53 @@ func engineOptions(cfg *config.Config) effects.Options {
 
 func (a *run) reportf(n ast.Node, category, format string, args ...any) {
 	a.diags = append(a.diags, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// isDependency reports whether the package belongs to a versioned
+// module other than the one being developed (go vet and go/packages give
+// the main module, and directory replacements, no version).
+func isDependency(pass *analysis.Pass) bool {
+	return pass.Module != nil && pass.Module.Version != "" && !pass.Module.Main
+}
+
+// sinkPackages are the packages whose import makes a dependency worth
+// analysing: the modelled libraries, and authvet's own grant package.
+var sinkPackages = map[string]bool{
+	"database/sql":                    true,
+	"net/http":                        true,
+	"github.com/jackc/pgx/v5":         true,
+	"github.com/jackc/pgx/v5/pgxpool": true,
+	"github.com/jmoiron/sqlx":         true,
+	"gorm.io/gorm":                    true,
+	"github.com/riverqueue/river":     true,
+	"github.com/hibiken/asynq":        true,
+	grantPkgPath:                      true,
+}
+
+// relevant reports whether a dependency package can have effects a
+// handler would see: it imports a sink package or a package that was
+// analysed, a configured sink's package, or carries authvet directives.
+func relevant(pass *analysis.Pass, cfg *config.Config) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if sinkPackages[imp.Path()] || pass.ImportPackageFact(imp, new(analysedFact)) {
+			return true
+		}
+		for _, s := range cfg.Sinks {
+			if s.PkgPath == imp.Path() {
+				return true
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//agent:") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isStandard reports whether the pass is over a standard-library package:
