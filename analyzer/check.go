@@ -77,7 +77,7 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 			Pos:      h.pos,
 			Category: "reversibility",
 			Message: fmt.Sprintf("agent authority: %s is declared %s by grant %s, but its effects floor it at %s: %s at %s; declare Reversibility: grant.Compensable (or grant.Irreversible), or remove the effect",
-				name, g.Grant.Reversibility, g.Name, floor, describe(floorSetter), a.rel(floorSetter.Pos)),
+				name, g.Grant.Reversibility, g.Name, floor, describe(floorSetter), a.where(floorSetter)),
 			Related: []analysis.RelatedInformation{{Pos: a.posFor(floorSetter.Report()), Message: "the effect that sets the floor"}},
 		})
 	}
@@ -186,6 +186,15 @@ func (a *run) posFor(p effects.Position) token.Pos {
 	tf := a.pass.Fset.AddFile(p.File, -1, p.Line+p.Col+1)
 	tf.SetLines(lines)
 	return tf.Pos(p.Line - 1 + p.Col - 1)
+}
+
+// where locates an effect: the handler's call, and the inner site when
+// the effect is reached through it.
+func (a *run) where(e *effects.Effect) string {
+	if len(e.Via) == 0 {
+		return a.rel(e.Pos)
+	}
+	return a.rel(e.Report()) + " (reaching " + a.rel(e.Pos) + ")"
 }
 
 // rel prints a position relative to the root of the module that holds it.

@@ -5,6 +5,7 @@ package handlers
 import (
 	"context"
 	"database/sql"
+	"net/http"
 
 	"crosspkg/grants"
 	"crosspkg/store"
@@ -48,4 +49,24 @@ func (s *Server) TxCallback(ctx context.Context) error {
 		_, err := tx.ExecContext(ctx, "INSERT INTO tags (tenant_id) VALUES ($1)", 1) // want `TxCallback writes "tags"`
 		return err
 	})
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) HandlePassedIn(ctx context.Context, db *sql.DB) error {
+	ok, err := db.PrepareContext(ctx, "UPDATE categories SET n = 1 WHERE tenant_id = $1 AND id = $2")
+	if err != nil {
+		return err
+	}
+	store.Run(ctx, ok, 1, 2)
+	bad, err := db.PrepareContext(ctx, "UPDATE tags SET n = 1 WHERE tenant_id = $1 AND id = $2")
+	if err != nil {
+		return err
+	}
+	return store.Run(ctx, bad, 1, 2) // want `HandlePassedIn writes "tags"`
+}
+
+//agent:operable grant=grants.CategoryEditor // want `RequestPassedIn is declared reversible by grant CategoryEditor, but its effects floor it at compensable: an outbound call to "https://api.example.com/v1/tags/7" at \S*handlers.go:\d+ \(reaching \S*store.go:\d+\)`
+func (s *Server) RequestPassedIn(ctx context.Context, c *http.Client) error {
+	req, _ := http.NewRequestWithContext(ctx, "PUT", "https://api.example.com/v1/tags/7", nil)
+	return store.Send(c, req) // want `RequestPassedIn calls out to "https://api.example.com/v1/tags/7" \(PUT\)`
 }

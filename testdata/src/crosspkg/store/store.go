@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"net/http"
 )
 
 type Store struct{ db *sql.DB }
@@ -42,4 +43,19 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// Run executes a prepared statement handed in by the caller.
+func Run(ctx context.Context, stmt *sql.Stmt, args ...any) error {
+	_, err := stmt.ExecContext(ctx, args...)
+	return err
+}
+
+// Send sends a request built by the caller.
+func Send(c *http.Client, req *http.Request) error {
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }
