@@ -159,12 +159,13 @@ func (a *run) analyse() {
 	}
 	contracts := a.exportContracts()
 	eng := &effects.Engine{
-		Fset:    a.pass.Fset,
-		Pkg:     a.pass.Pkg,
-		Module:  a.module,
-		Opts:    engineOptions(a.cfg),
-		Hatches: a.hatches,
-		Prog:    prog,
+		Fset:      a.pass.Fset,
+		Pkg:       a.pass.Pkg,
+		Module:    a.module,
+		Opts:      engineOptions(a.cfg),
+		Hatches:   a.hatches,
+		Prog:      prog,
+		Generated: a.generatedFiles(),
 		ImportConst: func(fn *types.Func) (string, bool) {
 			var c effects.ConstString
 			if a.pass.ImportObjectFact(fn, &c) {
@@ -208,6 +209,18 @@ func (a *run) analyse() {
 		}
 		a.checkHandler(h, eng, sums[fn])
 	}
+}
+
+// generatedFiles lists the package's generated files ("Code generated
+// ... DO NOT EDIT.").
+func (a *run) generatedFiles() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range a.pass.Files {
+		if ast.IsGenerated(f) {
+			m[a.pass.Fset.File(f.Pos()).Name()] = true
+		}
+	}
+	return m
 }
 
 func engineOptions(cfg *config.Config) effects.Options {

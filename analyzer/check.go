@@ -57,6 +57,8 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 	effs := eng.Finalize(sum, a.module)
 	var kinds []string
 	var floorSetter *effects.Effect
+	unprovableAt := map[effects.Position]int{} // report position -> index in a.diags
+	extra := map[int]int{}
 	for i := range effs {
 		e := &effs[i]
 		kinds = append(kinds, e.Kind)
@@ -69,7 +71,23 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 		if e.Kind != effects.Unprovable && e.Kind != effects.Detached && g.Grant.Allows(e.Kind, e.Subject) {
 			continue
 		}
+		if e.Kind == effects.Unprovable {
+			// One call, one diagnostic: every unprovable site a call
+			// reaches (a logger's six interface calls, the alternatives
+			// of one string) is reported once, at the call.
+			at := e.Report()
+			if i, ok := unprovableAt[at]; ok {
+				d := &a.diags[i]
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.posFor(e.Pos), Message: "also unprovable: " + e.Reason})
+				extra[i]++
+				continue
+			}
+			unprovableAt[at] = len(a.diags)
+		}
 		a.diags = append(a.diags, a.effectDiagnostic(name, g.Name, e))
+	}
+	for i, n := range extra {
+		a.diags[i].Message += fmt.Sprintf(" (and %d more unprovable %s through this call)", n, plural(n, "site", "sites"))
 	}
 	floor := grant.Floor(kinds...)
 	if g.Valid && g.Grant.Reversibility.Valid() && g.Grant.Reversibility.Rank() < floor.Rank() && floorSetter != nil {
@@ -222,4 +240,11 @@ func relFile(file string) string {
 		dir = parent
 	}
 	return filepath.Base(file)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -243,12 +243,20 @@ func (c *collector) summary(at Position, module string) *Summary {
 		return cmp.Compare(a.key(), b.key())
 	})
 	if len(s.Effects)+len(s.Pending) > maxSites {
+		// Past the bound the summary collapses to one unprovable site.
+		// If nothing in it could count outside its own module, neither
+		// does the collapsed site.
+		local := len(s.Pending) == 0
+		for _, e := range s.Effects {
+			local = local && e.Local
+		}
 		return &Summary{Effects: []Effect{{
 			Kind:   Unprovable,
-			Reason: fmt.Sprintf("the function reaches more than %d effect sites, past the summary bound", maxSites),
+			Reason: fmt.Sprintf("calls a function that reaches more than %d effect sites, past the summary bound", maxSites),
 			Fix:    "split the function, or declare what the call does with //agent:effect",
 			Pos:    at,
 			Module: module,
+			Local:  local,
 		}}}
 	}
 	return s

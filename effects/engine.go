@@ -53,9 +53,12 @@ type Engine struct {
 	ImportConst func(fn *types.Func) (string, bool)
 	// Contract returns the effect contract on an interface method, if any.
 	Contract func(m *types.Func) *Contract
+	// Generated holds the package's generated files, by name.
+	Generated map[string]bool
 
 	summaries   map[*ssa.Function]*Summary
 	state       map[*ssa.Function]uint8
+	depth       int // current recursion depth of trace, collectFuncs and inline
 	recursive   bool
 	txCallbacks int // > 0 while walking a callback that runs in a transaction
 }
@@ -101,8 +104,13 @@ func (fr *frame) onStack(fn *ssa.Function) bool {
 	return false
 }
 
-// maxDepth bounds inline walking of closures.
-const maxDepth = 24
+// maxDepth bounds inline walking of closures; maxTrace bounds the
+// engine's recursion as a whole (tracing values, inlining), so no input
+// can exhaust the stack.
+const (
+	maxDepth = 24
+	maxTrace = 512
+)
 
 // Summaries computes the summary of every function in fns, solving
 // recursion by iterating to a fixed point.
@@ -299,7 +307,7 @@ func (e *Engine) call(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collecto
 func (e *Engine) callValue(v ssa.Value, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
 	fs := e.funcsOf(v, fr)
 	for _, cl := range fs.callables {
-		e.callStatic(cl.fn, cl.value, args, pos, cl.fr, out)
+		e.callStaticIn(cl.fn, cl.value, cl.fr, args, pos, fr, out)
 	}
 	for _, i := range fs.params {
 		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
@@ -308,13 +316,32 @@ func (e *Engine) callValue(v ssa.Value, args []ssa.Value, pos token.Pos, fr *fra
 		e.funcArgs(args, pos, fr, out)
 	}
 	if fs.unresolved {
-		out.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
+		out.add(e.dynamic(pos, false, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
 	}
 }
 
 func (e *Engine) unprovable(pos token.Pos, reason, fix string) Effect {
 	return Effect{Kind: Unprovable, Reason: reason, Fix: fix, Pos: e.pos(pos), Module: e.Module}
+}
+
+// generatedCode stands for the module of a site in generated code, so
+// that it matches no handler's module.
+const generatedCode = "(generated code)"
+
+// dynamic is an unresolved dynamic call. Unless its callee may be an
+// effect sink (sink), it counts only for handlers of the module whose
+// code makes it (see Effect.Local), and never in generated code, which
+// nobody reviews or fixes by hand.
+func (e *Engine) dynamic(pos token.Pos, sink bool, reason, fix string) Effect {
+	eff := e.unprovable(pos, reason, fix)
+	if !sink {
+		eff.Local = true
+		if e.Generated != nil && e.Generated[eff.Pos.File] {
+			eff.Module = generatedCode
+		}
+	}
+	return eff
 }
 
 // callStatic handles a call whose callee is known. value is the callee
@@ -373,9 +400,11 @@ func (e *Engine) callStaticIn(fn *ssa.Function, value ssa.Value, valueFr *frame,
 // inline walks a closure or wrapper body in a new frame; pos is the call
 // that reaches it.
 func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector) {
-	if fr.depth >= maxDepth || fr.onStack(fn) {
+	if fr.depth >= maxDepth || fr.onStack(fn) || e.depth > maxTrace {
 		return
 	}
+	e.depth++
+	defer func() { e.depth-- }()
 	nf := &frame{fn: fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
 	if fn.Synthetic != "" && fn.Parent() == nil && pos.IsValid() {
 		nf.at = pos
@@ -464,7 +493,7 @@ func (e *Engine) callArg(v ssa.Value, pos token.Pos, fr *frame, out *collector) 
 		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
 	}
 	if fs.unresolved {
-		out.add(e.unprovable(pos, "hands a function value the analysis cannot resolve to a callee that calls it",
+		out.add(e.dynamic(pos, false, "hands a function value the analysis cannot resolve to a callee that calls it",
 			"pass the function directly, or declare the statement with //agent:effect"))
 	}
 }
@@ -663,6 +692,18 @@ const (
 // trace evaluates v, in frame fr, to the string it carries (handleString)
 // or to the SQL or URL behind the handle it is.
 func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
+	// Values can refer back to themselves through captured variables
+	// (req = req.WithContext(ctx)) and phis; a value already being
+	// traced in this frame, or a trace past maxTrace deep, is unknown.
+	if fr.visiting[v] || e.depth > maxTrace {
+		return unknownStr()
+	}
+	fr.visiting[v] = true
+	e.depth++
+	defer func() {
+		delete(fr.visiting, v)
+		e.depth--
+	}()
 	switch v := v.(type) {
 	case *ssa.Parameter:
 		idx := paramIndex(fr.fn, v)
@@ -686,11 +727,6 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		}
 		return unknownStr()
 	case *ssa.Phi:
-		if fr.visiting[v] {
-			return unknownStr()
-		}
-		fr.visiting[v] = true
-		defer delete(fr.visiting, v)
 		var s Str
 		for _, ed := range v.Edges {
 			s = unionStr(s, e.trace(ed, fr, h))
@@ -834,10 +870,19 @@ func (e *Engine) funcsOf(v ssa.Value, fr *frame) funcSet {
 }
 
 func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
-	if depth > 32 {
+	if depth > 32 || e.depth > maxTrace {
 		fs.unresolved = true
 		return
 	}
+	if fr.visiting[v] {
+		return
+	}
+	fr.visiting[v] = true
+	e.depth++
+	defer func() {
+		delete(fr.visiting, v)
+		e.depth--
+	}()
 	switch v := v.(type) {
 	case *ssa.Function:
 		fs.callables = append(fs.callables, callable{fn: v, value: v, fr: fr})
@@ -846,11 +891,6 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	case *ssa.Const:
 		// A nil function: calling it panics, which is no effect.
 	case *ssa.Phi:
-		if fr.visiting[v] {
-			return
-		}
-		fr.visiting[v] = true
-		defer delete(fr.visiting, v)
 		for _, ed := range v.Edges {
 			e.collectFuncs(ed, fr, fs, depth+1)
 		}

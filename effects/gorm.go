@@ -76,9 +76,15 @@ func gormWrite(name string) model {
 
 // gormStates walks a builder value back to where it was made.
 func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
-	if depth > 64 {
+	if depth > 64 || e.depth > maxTrace || fr.visiting[v] {
 		return []gormState{{}}
 	}
+	fr.visiting[v] = true
+	e.depth++
+	defer func() {
+		delete(fr.visiting, v)
+		e.depth--
+	}()
 	switch v := v.(type) {
 	case *ssa.Call:
 		key := staticKey(v.Call)
@@ -105,11 +111,6 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 		}
 		return prev
 	case *ssa.Phi:
-		if fr.visiting[v] {
-			return nil
-		}
-		fr.visiting[v] = true
-		defer delete(fr.visiting, v)
 		var out []gormState
 		for _, ed := range v.Edges {
 			out = append(out, e.gormStates(ed, fr, depth+1)...)

@@ -110,12 +110,9 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if iface == "" {
 		iface = types.TypeString(c.Value.Type(), func(p *types.Package) string { return p.Name() })
 	}
-	eff := e.unprovable(pos,
+	out.add(e.dynamic(pos, sink,
 		fmt.Sprintf("calls %s through the interface %s, which the analysis cannot resolve to analysable bodies", m.Name(), shortName(iface)),
-		"declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces")
-	// Outside the handler's module only sink interfaces count.
-	eff.Local = !sink
-	out.add(eff)
+		"declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces"))
 }
 
 // shortName shortens "example.com/shop/store.Store" to "store.Store".

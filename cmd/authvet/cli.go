@@ -135,8 +135,13 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	case "json":
 		writeJSON(stdout, findings)
 	default:
+		// As go vet prints them: the diagnostic, then its related
+		// information indented under it.
 		for _, f := range findings {
 			fmt.Fprintf(stdout, "%s: %s\n", f.Posn, f.Message)
+			for _, r := range f.Related {
+				fmt.Fprintf(stdout, "%s: \t%s\n", r.Posn, r.Message)
+			}
 		}
 	}
 	if status == 0 && len(findings) > 0 {

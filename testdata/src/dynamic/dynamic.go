@@ -194,3 +194,21 @@ func (s *Server) Factory(ctx context.Context) {
 	g := s.factory("notes")
 	g()
 }
+
+// marker mirrors gen.go's mustEmbed in hand-written code, where the
+// dynamic call is reported.
+func marker(s any) {
+	if t, ok := s.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+}
+
+//agent:operable grant=Notes
+func (s *Server) GeneratedCode(ctx context.Context) {
+	mustEmbed(s)
+}
+
+//agent:operable grant=Notes
+func (s *Server) HandWritten(ctx context.Context) {
+	marker(s) // want `HandWritten calls testEmbeddedByValue through the interface`
+}

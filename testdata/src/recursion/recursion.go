@@ -1,0 +1,68 @@
+// Package recursion holds shapes that once sent the engine into
+// unbounded recursion: a closure calling itself through a captured
+// variable, and a captured request reassigned with WithContext.
+package recursion
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var G = grant.Grant{Writes: []string{"nodes"}, Outbound: []string{"https://api.example.com/"}, Reversibility: grant.Compensable}
+
+func Walk(n int) int {
+	var rec func(int) int
+	rec = func(k int) int {
+		if k <= 0 {
+			return 0
+		}
+		return rec(k-1) + 1
+	}
+	return rec(n)
+}
+
+//agent:operable grant=G
+func Tree(db *sql.DB, n int) {
+	var visit func(int)
+	visit = func(k int) {
+		if k == 0 {
+			db.Exec("DELETE FROM edges WHERE tenant_id = $1 AND id = $2", 1, k) // want `Tree writes "edges"`
+			return
+		}
+		db.Exec("UPDATE nodes SET seen = true WHERE tenant_id = $1 AND id = $2", 1, k)
+		visit(k - 1)
+	}
+	visit(n)
+	Walk(n)
+}
+
+func send(req *http.Request) (*http.Response, error) {
+	f := func() { _ = req.Host } // the capture puts req in a heap cell
+	req = req.WithContext(context.Background())
+	f()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+//agent:operable grant=G
+func Send(ctx context.Context) error {
+	req, _ := http.NewRequest("GET", "https://api.example.com/x", nil)
+	_, err := send(req) // want `Send calls out to a URL that is not constant`
+	return err
+}
+
+// loop reassigns a captured string in a loop.
+func loop(db *sql.DB, parts []string) {
+	q := "SELECT 1"
+	g := func() { _ = q }
+	for _, p := range parts {
+		q = q + p
+	}
+	g()
+	db.Exec(q)
+}
+
+//agent:operable grant=G
+func Loop(db *sql.DB) { loop(db, nil) } // want `Loop runs SQL`
