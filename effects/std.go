@@ -1,7 +1,6 @@
 package effects
 
 import (
-	"go/constant"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -47,9 +46,9 @@ func detachedFunc(i int) model {
 }
 
 // stringModels evaluate library calls that build strings.
-var stringModels = map[string]func(e *Engine, args []ssa.Value, fr *frame) Str{
-	"fmt.Sprintf": sprintfPrefix,
-}
+var stringModels = map[string]func(e *Engine, args []ssa.Value, fr *frame) Str{}
+
+func init() { stringModels["fmt.Sprintf"] = sprintfPrefix }
 
 // sprintfPrefix proves the part of a constant format before its first
 // verb; the rest is unknown.
@@ -57,11 +56,13 @@ func sprintfPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
 	if len(args) == 0 {
 		return unknownStr()
 	}
-	c, ok := args[0].(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+	// The format may itself be traced (a constant, a Rebind of one); it
+	// must come out as one complete text.
+	ts := e.trace(args[0], fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
 		return unknownStr()
 	}
-	format := constant.StringVal(c.Value)
+	format := ts[0].Text
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
