@@ -35,6 +35,9 @@ var benignInterfaces = map[string]bool{
 	"log/slog.LogValuer":                     true,
 	"encoding.TextMarshaler":                 true,
 	"encoding.TextUnmarshaler":               true,
+	// A web framework's request context reads the request and writes the
+	// response, like http.ResponseWriter.
+	"github.com/labstack/echo/v4.Context": true,
 }
 
 // sinkInterfaces are never benign: their implementations are effect

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/authvet/authvet/grant"
 )
 
@@ -211,4 +213,15 @@ func (s *Server) GeneratedCode(ctx context.Context) {
 //agent:operable grant=Notes
 func (s *Server) HandWritten(ctx context.Context) {
 	marker(s) // want `HandWritten calls testEmbeddedByValue through the interface`
+}
+
+// Echo handlers call the framework's Context interface; it is benign.
+//
+//agent:operable grant=Notes
+func (s *Server) EchoHandler(c echo.Context) error {
+	id := c.Param("id")
+	if c.Request().Method == http.MethodGet {
+		return c.String(http.StatusOK, id)
+	}
+	return c.JSON(http.StatusOK, map[string]string{"id": id})
 }
