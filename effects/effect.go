@@ -159,6 +159,13 @@ func (p *Pending) key() string {
 type Summary struct {
 	Effects []Effect
 	Pending []Pending
+
+	// Returned summarises calling the function value the function
+	// returns as result ReturnedIndex (an iterator, a factory's product).
+	// Its parameter parts number the function's parameters from 0 and the
+	// returned value's own parameters from retBase.
+	Returned      *Summary
+	ReturnedIndex int
 }
 
 // AFact marks Summary as an analysis fact.
@@ -176,7 +183,9 @@ func (s *Summary) String() string {
 }
 
 // Empty reports whether s holds nothing.
-func (s *Summary) Empty() bool { return s == nil || len(s.Effects)+len(s.Pending) == 0 }
+func (s *Summary) Empty() bool {
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil)
+}
 
 // maxSites bounds a summary. Past it the summary collapses to a single
 // unprovable effect instead of growing without bound.

@@ -89,6 +89,10 @@ type frame struct {
 
 	cur ssa.Instruction // the instruction being walked
 
+	// retParams: this frame is a function value the summarised function
+	// returns; its parameters are symbolic, numbered from retBase.
+	retParams bool
+
 	// at, when valid, is where the sites of this frame are: a synthetic
 	// wrapper (a method value's $bound, a thunk) has no source of its
 	// own, so its calls are placed at the call that reached it.
@@ -158,8 +162,56 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 
 func (e *Engine) compute(fn *ssa.Function) *Summary {
 	out := newCollector()
-	e.walk(&frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}, out)
-	return out.summary(e.pos(fn.Pos()), e.Module)
+	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}
+	e.walk(root, out)
+	s := out.summary(e.pos(fn.Pos()), e.Module)
+	e.computeReturned(s, root)
+	return s
+}
+
+// computeReturned summarises calling the function value fn returns (an
+// iterator, a func factory's product), so that callers in other packages
+// can resolve it: the closures returned are walked with their own
+// parameters symbolic.
+func (e *Engine) computeReturned(s *Summary, root *frame) {
+	results := root.fn.Signature.Results()
+	r := -1
+	for i := 0; i < results.Len(); i++ {
+		if _, ok := results.At(i).Type().Underlying().(*types.Signature); ok {
+			r = i
+			break
+		}
+	}
+	if r < 0 {
+		return
+	}
+	var fs funcSet
+	for _, b := range root.fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && r < len(ret.Results) {
+			e.collectFuncs(ret.Results[r], root, &fs, 0)
+		}
+	}
+	out := newCollector()
+	for _, cl := range fs.callables {
+		var free []binding
+		if mc, ok := cl.value.(*ssa.MakeClosure); ok {
+			for _, b := range mc.Bindings {
+				free = append(free, binding{b, cl.fr})
+			}
+		}
+		if cl.fn.Parent() == nil {
+			continue // a named function: callers resolve it themselves
+		}
+		e.walk(&frame{fn: cl.fn, free: free, parent: root, depth: 1, visiting: map[ssa.Value]bool{}, retParams: true}, out)
+	}
+	if fs.unresolved {
+		out.add(e.dynamic(root.fn.Pos(), false, "returns a function value the analysis cannot resolve",
+			"return a closure or a function, or declare the calls with //agent:effect"))
+	}
+	if len(out.effects)+len(out.pending) > 0 || len(fs.callables) > 0 {
+		s.Returned = out.summary(e.pos(root.fn.Pos()), e.Module)
+		s.ReturnedIndex = r
+	}
 }
 
 func (e *Engine) pos(p token.Pos) Position { return PositionOf(e.Fset, p) }
@@ -308,6 +360,9 @@ func (e *Engine) callValue(v ssa.Value, args []ssa.Value, pos token.Pos, fr *fra
 	fs := e.funcsOf(v, fr)
 	for _, cl := range fs.callables {
 		e.callStaticIn(cl.fn, cl.value, cl.fr, args, pos, fr, out)
+	}
+	for _, rc := range fs.returned {
+		e.instantiateReturned(rc, args, pos, fr, out)
 	}
 	for _, i := range fs.params {
 		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
@@ -489,6 +544,9 @@ func (e *Engine) callArg(v ssa.Value, pos token.Pos, fr *frame, out *collector) 
 		}
 		e.callStaticIn(cl.fn, cl.value, cl.fr, make([]ssa.Value, 0), pos, fr, out)
 	}
+	for _, rc := range fs.returned {
+		e.instantiateReturned(rc, nil, pos, fr, out)
+	}
 	for _, i := range fs.params {
 		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
 	}
@@ -501,6 +559,14 @@ func (e *Engine) callArg(v ssa.Value, pos token.Pos, fr *frame, out *collector) 
 // instantiate adds a callee's summary at a call, resolving what depends
 // on the callee's parameters with the call's arguments.
 func (e *Engine) instantiate(s *Summary, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
+	e.instantiateWith(s, pos, out, e.substFunc(args, fr), func(p Pending, out *collector) {
+		e.callParam(p, args, p.Param, pos, fr, out)
+	})
+}
+
+// instantiateWith adds summary s at the call at pos: sub gives the value
+// of each parameter part, callParam resolves each called callback.
+func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub func(int, uint8) Str, callParam func(Pending, *collector)) {
 	if s.Empty() {
 		return
 	}
@@ -509,11 +575,10 @@ func (e *Engine) instantiate(s *Summary, args []ssa.Value, pos token.Pos, fr *fr
 		eff.Via = append([]Position{at}, eff.Via...)
 		out.add(eff)
 	}
-	sub := e.substFunc(args, fr)
 	for _, p := range s.Pending {
 		p.Via = append([]Position{at}, p.Via...)
 		if p.Op == OpCallParam {
-			e.callParam(p, args, pos, fr, out)
+			callParam(p, out)
 			continue
 		}
 		p.Text = p.Text.subst(sub)
@@ -522,14 +587,36 @@ func (e *Engine) instantiate(s *Summary, args []ssa.Value, pos token.Pos, fr *fr
 	}
 }
 
+// instantiateReturned adds the effects of calling a function value that
+// a function of another package returned (rc), with args (nil: unknown).
+func (e *Engine) instantiateReturned(rc returned, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
+	outer := e.substFunc(rc.callArgs, rc.callFr)
+	inner := e.substFunc(args, fr)
+	sub := func(i int, h uint8) Str {
+		if i >= retBase {
+			return inner(i-retBase, h)
+		}
+		return outer(i, h)
+	}
+	e.instantiateWith(rc.sum, pos, out, sub, func(p Pending, out *collector) {
+		if p.Param >= retBase {
+			e.callParam(p, args, p.Param-retBase, pos, fr, out)
+		} else {
+			e.callParam(p, rc.callArgs, p.Param, pos, rc.callFr, out)
+		}
+	})
+}
+
 // callParam resolves a callee's call of its function-valued parameter
 // to the closure or function the caller passes.
-func (e *Engine) callParam(p Pending, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	if p.Param >= len(args) {
-		return
-	}
+func (e *Engine) callParam(p Pending, args []ssa.Value, i int, pos token.Pos, fr *frame, out *collector) {
 	sub := newCollector()
-	e.callArg(args[p.Param], pos, fr, sub)
+	if i < len(args) {
+		e.callArg(args[i], pos, fr, sub)
+	} else if !p.Discharged {
+		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
+			"call the function directly, or declare the statement with //agent:effect"))
+	}
 	for _, eff := range sub.effects {
 		if eff.Kind == Unprovable && p.Discharged {
 			continue
@@ -717,6 +804,9 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		if fr.root {
 			return Str{Alts: [][]Part{{{Param: idx + 1, Handle: h}}}}
 		}
+		if fr.retParams {
+			return Str{Alts: [][]Part{{{Param: retBase + idx + 1, Handle: h}}}}
+		}
 		return unknownStr()
 	case *ssa.FreeVar:
 		for i, fv := range fr.fn.FreeVars {
@@ -851,10 +941,23 @@ func isBytes(t types.Type) bool {
 // funcSet is what a function value may be.
 type funcSet struct {
 	callables  []callable
-	params     []int // parameters of the root function it may be
-	fromStd    bool  // a function value made by the standard library
+	returned   []returned // function values returned by another package's function
+	params     []int      // parameters of the root function it may be
+	fromStd    bool       // a function value made by the standard library
 	unresolved bool
 }
+
+// returned is a function value that a call into another analysed package
+// returned: calling it has the effects of its summary's Returned part.
+type returned struct {
+	sum      *Summary
+	callArgs []ssa.Value // the arguments of the call that returned it
+	callFr   *frame
+}
+
+// retBase numbers the parameters of a returned function value in a
+// Summary's Returned part, apart from the function's own parameters.
+const retBase = 1000
 
 type callable struct {
 	fn    *ssa.Function
@@ -903,6 +1006,8 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			e.collectFuncs(fr.args[idx].v, fr.args[idx].fr, fs, depth+1)
 		case idx >= 0 && fr.root:
 			fs.params = append(fs.params, idx)
+		case idx >= 0 && fr.retParams:
+			fs.params = append(fs.params, retBase+idx)
 		default:
 			fs.unresolved = true
 		}
@@ -928,7 +1033,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			fs.fromStd = true
 			return
 		}
-		if !e.returnedFuncs(v, 0, fr, fs, depth) {
+		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) {
 			fs.unresolved = true
 		}
 	case *ssa.Extract:
@@ -937,7 +1042,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 				fs.fromStd = true
 				return
 			}
-			if e.returnedFuncs(call, v.Index, fr, fs, depth) {
+			if e.returnedFuncs(call, v.Index, fr, fs, depth) || e.importedReturned(call, v.Index, fr, fs) {
 				return
 			}
 		}
@@ -974,6 +1079,28 @@ func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, de
 		}
 	}
 	return found
+}
+
+// importedReturned resolves result i of a call into another analysed
+// package to the Returned part of the callee's summary.
+func (e *Engine) importedReturned(call *ssa.Call, i int, fr *frame, fs *funcSet) bool {
+	if call.Call.IsInvoke() || e.Import == nil {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj := funcObject(callee)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == e.Pkg || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+		return false
+	}
+	s := e.Import(obj)
+	if s == nil || s.Returned == nil || s.ReturnedIndex != i {
+		return false
+	}
+	fs.returned = append(fs.returned, returned{sum: s.Returned, callArgs: call.Call.Args, callFr: fr})
+	return true
 }
 
 // isStdCall reports whether call is a static call into a package that is

@@ -70,3 +70,28 @@ func (s *Server) RequestPassedIn(ctx context.Context, c *http.Client) error {
 	req, _ := http.NewRequestWithContext(ctx, "PUT", "https://api.example.com/v1/tags/7", nil)
 	return store.Send(c, req) // want `RequestPassedIn calls out to "https://api.example.com/v1/tags/7" \(PUT\)`
 }
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) RangeOtherPackage(ctx context.Context) {
+	for id := range s.store.Categories(ctx) {
+		s.store.Exec(ctx, "UPDATE categories SET seen = true WHERE tenant_id = $1 AND id = $2", 1, id)
+	}
+	for range s.store.Tags(ctx, 1) { // want `RangeOtherPackage writes "tags"`
+	}
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) LoopBodyThroughIterator(ctx context.Context, db *sql.DB) {
+	for id := range s.store.Categories(ctx) {
+		db.Exec("DELETE FROM tags WHERE tenant_id = $1 AND id = $2", 1, id) // want `LoopBodyThroughIterator writes "tags"`
+	}
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) FactoryOtherPackage(ctx context.Context, db *sql.DB) error {
+	if err := store.Deleter(db, "categories")(1); err != nil {
+		return err
+	}
+	del := store.Deleter(db, "tags")
+	return del(2) // want `FactoryOtherPackage writes "tags"`
+}

@@ -59,3 +59,42 @@ func Send(c *http.Client, req *http.Request) error {
 	}
 	return resp.Body.Close()
 }
+
+// Tags iterates the tags of a tenant; the iterator itself marks them
+// read, and calls back the loop body.
+func (s *Store) Tags(ctx context.Context, tenant int) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		s.db.ExecContext(ctx, "UPDATE tags SET read_at = now() WHERE tenant_id = $1", tenant)
+		for _, t := range []string{"a", "b"} {
+			if !yield(t) {
+				return
+			}
+		}
+	}
+}
+
+// Categories iterates categories without writing.
+func (s *Store) Categories(ctx context.Context) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		rows, err := s.db.QueryContext(ctx, "SELECT id FROM categories WHERE tenant_id = $1", 1)
+		if err != nil {
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int
+			rows.Scan(&id)
+			if !yield(id) {
+				return
+			}
+		}
+	}
+}
+
+// Deleter returns a function that deletes from the table it is given.
+func Deleter(db *sql.DB, table string) func(id int) error {
+	return func(id int) error {
+		_, err := db.Exec("DELETE FROM "+table+" WHERE tenant_id = $1 AND id = $2", 1, id)
+		return err
+	}
+}
