@@ -118,45 +118,49 @@ func describe(e *effects.Effect) string {
 }
 
 func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) analysis.Diagnostic {
+	// The message keeps SPEC §5's shapes verbatim; where the effect is
+	// reached through a call, the inner site follows in parentheses (and
+	// as related information).
 	at := ""
 	if len(e.Via) > 0 {
-		at = " at " + a.rel(e.Pos)
+		at = " (at " + a.rel(e.Pos) + ")"
 	}
 	var msg string
 	switch e.Kind {
 	case effects.Write:
-		msg = fmt.Sprintf("%s writes %q%s, which grant %s does not allow; add %q to its Writes, or move the write out of the agent-operable handler",
-			handler, e.Subject, at, grantName, e.Subject)
+		msg = fmt.Sprintf("%s writes %q, which grant %s does not allow; add %q to its Writes, or move the write out of the agent-operable handler",
+			handler, e.Subject, grantName, e.Subject)
 	case effects.UnboundedWrite:
-		msg = fmt.Sprintf("%s writes every row of %q%s (an UPDATE or DELETE with no WHERE, a TRUNCATE, or a data-changing CTE), which grant %s does not allow; add %q to its UnboundedWrites, bound the statement with a WHERE, or move the write out of the agent-operable handler",
-			handler, e.Subject, at, grantName, e.Subject)
+		msg = fmt.Sprintf("%s writes every row of %q (an UPDATE or DELETE with no WHERE, a TRUNCATE, or a data-changing CTE), which grant %s does not allow; add %q to its UnboundedWrites, bound the statement with a WHERE, or move the write out of the agent-operable handler",
+			handler, e.Subject, grantName, e.Subject)
 	case effects.CrossTenant:
 		table := strings.TrimPrefix(e.Subject, "raw_query:")
 		col := "tenant_id"
 		if len(a.cfg.TenantColumns) > 0 {
 			col = a.cfg.TenantColumns[0]
 		}
-		msg = fmt.Sprintf("%s runs a raw query on %q%s with no tenant predicate, which grant %s does not allow (its TenantScope is not cross_tenant); filter on %s, declare the statement //agent:effect scoped, or set TenantScope: grant.CrossTenant",
-			handler, table, at, grantName, col)
+		msg = fmt.Sprintf("%s runs a raw query on %q with no tenant predicate, which grant %s does not allow (its TenantScope is not cross_tenant); filter on %s, declare the statement //agent:effect scoped, or set TenantScope: grant.CrossTenant",
+			handler, table, grantName, col)
 	case effects.Outbound:
 		method := ""
 		if e.Method != "" {
 			method = " (" + e.Method + ")"
 		}
-		msg = fmt.Sprintf("%s calls out to %q%s%s, which grant %s does not allow; add %q (or a prefix of it) to its Outbound, or move the call out of the agent-operable handler",
-			handler, e.Subject, method, at, grantName, e.Subject)
+		msg = fmt.Sprintf("%s calls out to %q%s, which grant %s does not allow; add %q (or a prefix of it) to its Outbound, or move the call out of the agent-operable handler",
+			handler, e.Subject, method, grantName, e.Subject)
 	case effects.Job:
-		msg = fmt.Sprintf("%s starts job %q%s, which grant %s does not allow; add %q to its Jobs, or move the enqueue out of the agent-operable handler",
-			handler, e.Subject, at, grantName, e.Subject)
+		msg = fmt.Sprintf("%s starts job %q, which grant %s does not allow; add %q to its Jobs, or move the enqueue out of the agent-operable handler",
+			handler, e.Subject, grantName, e.Subject)
 	case effects.Webhook:
-		msg = fmt.Sprintf("%s dispatches webhook %q%s, which grant %s does not allow; add %q to its Webhooks, or move the dispatch out of the agent-operable handler",
-			handler, e.Subject, at, grantName, e.Subject)
+		msg = fmt.Sprintf("%s dispatches webhook %q, which grant %s does not allow; add %q to its Webhooks, or move the dispatch out of the agent-operable handler",
+			handler, e.Subject, grantName, e.Subject)
 	case effects.Detached:
-		msg = fmt.Sprintf("%s %s%s, which no grant allows (grant %s); the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup",
-			handler, e.Reason, at, grantName)
+		msg = fmt.Sprintf("%s %s; the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup (no grant allows it, %s included)",
+			handler, e.Reason, grantName)
 	default: // unprovable
-		msg = fmt.Sprintf("%s %s%s, so grant %s cannot bound it; %s", handler, e.Reason, at, grantName, e.Fix)
+		msg = fmt.Sprintf("%s %s; %s (grant %s cannot bound it)", handler, e.Reason, e.Fix, grantName)
 	}
+	msg += at
 	d := analysis.Diagnostic{
 		Pos:      a.posFor(e.Report()),
 		Category: e.Kind,

@@ -21,7 +21,7 @@ type Server struct{ db *sql.DB }
 
 //agent:operable grant=Syncer
 func (s *Server) Sync(ctx context.Context) {
-	go s.db.Exec("INSERT INTO events (tenant_id) VALUES ($1)", 1) // want `Sync starts a detached goroutine, which no grant allows \(grant Syncer\); the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup`
+	go s.db.Exec("INSERT INTO events (tenant_id) VALUES ($1)", 1) // want `Sync starts a detached goroutine; the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup \(no grant allows it, Syncer included\)`
 }
 
 //agent:operable grant=Syncer
@@ -79,5 +79,5 @@ func (s *Server) flush() {}
 
 //agent:operable grant=Syncer
 func (s *Server) ThroughHelper(ctx context.Context) {
-	s.kick() // want `ThroughHelper starts a detached goroutine at \S+concurrency.go:\d+`
+	s.kick() // want `ThroughHelper starts a detached goroutine; .* \(at \S+concurrency.go:\d+\)`
 }

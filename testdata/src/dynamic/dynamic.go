@@ -36,7 +36,7 @@ type Server struct {
 
 //agent:operable grant=Notes
 func (s *Server) ThroughInterface(ctx context.Context) error {
-	return s.store.Save(ctx, "x") // want `ThroughInterface calls Save through the interface dynamic.Store, which the analysis cannot resolve to analysable bodies, so grant Notes cannot bound it; declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces`
+	return s.store.Save(ctx, "x") // want `ThroughInterface calls Save through the interface dynamic.Store, which the analysis cannot resolve to analysable bodies; declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces \(grant Notes cannot bound it\)`
 }
 
 //agent:operable grant=Notes

@@ -57,7 +57,7 @@ func (s *Server) QueryOK(ctx context.Context) error {
 
 //agent:operable grant=Stripe
 func (s *Server) NotConstant(ctx context.Context, url string) error {
-	_, err := http.Post(url, "application/json", nil) // want `NotConstant calls out to a URL that is not constant, so grant Stripe cannot bound it; pass a constant URL or a constant scheme://host/ prefix, or declare it with //agent:effect outbound\("..."\)`
+	_, err := http.Post(url, "application/json", nil) // want `NotConstant calls out to a URL that is not constant; pass a constant URL or a constant scheme://host/ prefix, or declare it with //agent:effect outbound\("..."\) \(grant Stripe cannot bound it\)`
 	return err
 }
 
@@ -160,5 +160,5 @@ func (s *Server) ThroughHelper(ctx context.Context) error {
 	if err := s.send(ctx, "https://api.stripe.com/v1/refunds"); err != nil {
 		return err
 	}
-	return s.send(ctx, "https://hooks.example.com/x") // want `ThroughHelper calls out to "https://hooks.example.com/x" \(POST\) at \S+httpfix.go:\d+`
+	return s.send(ctx, "https://hooks.example.com/x") // want `ThroughHelper calls out to "https://hooks.example.com/x" \(POST\), which grant Stripe .* \(at \S+httpfix.go:\d+\)`
 }

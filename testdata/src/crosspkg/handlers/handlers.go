@@ -24,7 +24,7 @@ func (s *Server) CreateCategory(ctx context.Context, name string) error {
 
 //agent:operable grant=grants.CategoryEditor
 func (s *Server) CreateTag(ctx context.Context, name string) error {
-	return s.store.CreateTag(ctx, name) // want `CreateTag writes "tags" at \S*store.go:\d+, which grant CategoryEditor does not allow`
+	return s.store.CreateTag(ctx, name) // want `CreateTag writes "tags", which grant CategoryEditor does not allow; .* \(at \S*store.go:\d+\)$`
 }
 
 //agent:operable grant=grants.CategoryEditor // want `DeleteTags is declared reversible by grant CategoryEditor, but its effects floor it at compensable`
