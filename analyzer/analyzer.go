@@ -157,6 +157,10 @@ func (a *run) analyse() {
 			a.pass.ExportObjectFact(objs[fn], &effects.ConstString{Value: v})
 		}
 	}
+	globals := effects.ConstGlobals(spkg, fns)
+	for v, c := range globals {
+		a.pass.ExportObjectFact(v, &effects.ConstString{Value: c})
+	}
 	contracts := a.exportContracts()
 	eng := &effects.Engine{
 		Fset:      a.pass.Fset,
@@ -169,6 +173,16 @@ func (a *run) analyse() {
 		ImportConst: func(fn *types.Func) (string, bool) {
 			var c effects.ConstString
 			if a.pass.ImportObjectFact(fn, &c) {
+				return c.Value, true
+			}
+			return "", false
+		},
+		GlobalConst: func(v *types.Var) (string, bool) {
+			if c, ok := globals[v]; ok {
+				return c, true
+			}
+			var c effects.ConstString
+			if v.Pkg() != a.pass.Pkg && a.pass.ImportObjectFact(v, &c) {
 				return c.Value, true
 			}
 			return "", false

@@ -55,6 +55,9 @@ type Engine struct {
 	Contract func(m *types.Func) *Contract
 	// Generated holds the package's generated files, by name.
 	Generated map[string]bool
+	// GlobalConst returns the value of a package-level string variable
+	// that nothing but its declaration sets (see ConstGlobals).
+	GlobalConst func(v *types.Var) (string, bool)
 
 	summaries   map[*ssa.Function]*Summary
 	state       map[*ssa.Function]uint8
@@ -162,6 +165,18 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 
 func (e *Engine) compute(fn *ssa.Function) *Summary {
 	out := newCollector()
+	if len(fn.Blocks) == 0 {
+		// No Go body (assembly, //go:linkname): it cannot be read, which
+		// matters when a handle the analysis tracks flows into it.
+		for _, p := range fn.Params {
+			if isHandle(p.Type()) {
+				out.add(e.unprovable(fn.Pos(), "calls a function with no Go body (assembly or //go:linkname) that is handed a "+typeName(p.Type()),
+					"declare what the call does with //agent:effect"))
+				break
+			}
+		}
+		return out.summary(e.pos(fn.Pos()), e.Module)
+	}
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}
 	e.walk(root, out)
 	s := out.summary(e.pos(fn.Pos()), e.Module)
@@ -825,6 +840,16 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 	case *ssa.ChangeType:
 		return e.trace(v.X, fr, h)
 	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && h == handleString {
+			// A package-level string variable that only its declaration
+			// sets reads like a constant.
+			if obj, ok := g.Object().(*types.Var); ok && e.GlobalConst != nil {
+				if c, ok := e.GlobalConst(obj); ok {
+					return litStr(c)
+				}
+			}
+			return unknownStr()
+		}
 		if v.Op == token.MUL {
 			var s Str
 			stores := storedValues(v.X, fr)

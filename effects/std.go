@@ -1,6 +1,8 @@
 package effects
 
 import (
+	"go/constant"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -23,6 +25,81 @@ func init() {
 	// Standard-library ways to start a goroutine.
 	models["time.AfterFunc"] = detachedFunc(1)
 	models["context.AfterFunc"] = detachedFunc(1)
+	// Reflection calls a body the analysis cannot see.
+	for _, name := range []string{"Call", "CallSlice"} {
+		models["reflect.Value."+name] = func(e *Engine, c *callSite) {
+			c.out.add(e.dynamic(c.pos, false, "calls a function through reflection (reflect.Value."+c.fn.Name()+")",
+				"call the function directly, or declare the statement with //agent:effect"))
+		}
+	}
+}
+
+// handleTypes are the types whose values reach effect sinks: a function
+// the analysis cannot read that is handed one may do anything with it.
+var handleTypes = map[string]bool{
+	"database/sql.DB": true, "database/sql.Tx": true, "database/sql.Conn": true, "database/sql.Stmt": true,
+	"net/http.Client": true, "net/http.Request": true, "net/http.RoundTripper": true, "net/http.Transport": true,
+	pgxPath + ".Conn": true, pgxPath + ".Tx": true, pgxpoolPath + ".Pool": true, pgxpoolPath + ".Conn": true,
+	sqlxPath + ".DB": true, sqlxPath + ".Tx": true, gormPath + ".DB": true,
+	riverPath + ".Client": true, asynqPath + ".Client": true,
+}
+
+func isHandle(t types.Type) bool { return handleTypes[qualifiedName(t)] }
+
+// ConstGlobals finds the package-level string variables of pkg that only
+// their declaration sets to a constant, and so read like constants.
+func ConstGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*types.Var]string {
+	values := map[*ssa.Global]string{}
+	bad := map[*ssa.Global]bool{}
+	all := append([]*ssa.Function(nil), fns...)
+	if init := pkg.Func("init"); init != nil {
+		all = append(all, init)
+	}
+	var visit func(fn *ssa.Function)
+	seen := map[*ssa.Function]bool{}
+	visit = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					g, ok := (*op).(*ssa.Global)
+					if !ok || g.Pkg != pkg || !isString(g.Type().(*types.Pointer).Elem()) {
+						continue
+					}
+					switch instr := instr.(type) {
+					case *ssa.UnOp: // a read
+					case *ssa.Store:
+						c, isConst := instr.Val.(*ssa.Const)
+						_, done := values[g]
+						if fn.Name() != "init" || !isConst || c.Value == nil || c.Value.Kind() != constant.String || done || instr.Addr != g {
+							bad[g] = true
+							continue
+						}
+						values[g] = constant.StringVal(c.Value)
+					default: // its address escapes
+						bad[g] = true
+					}
+				}
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, fn := range all {
+		visit(fn)
+	}
+	out := map[*types.Var]string{}
+	for g, v := range values {
+		if obj, ok := g.Object().(*types.Var); ok && !bad[g] {
+			out[obj] = v
+		}
+	}
+	return out
 }
 
 func structured(i int) model {

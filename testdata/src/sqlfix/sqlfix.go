@@ -171,3 +171,20 @@ func (s *Server) ThroughWrapper(w http.ResponseWriter, r *http.Request) {
 	s.exec(r.Context(), "INSERT INTO refunds (tenant_id) VALUES ($1)", 1)
 	s.exec(r.Context(), "INSERT INTO audit_log (tenant_id) VALUES ($1)", 1) // want `ThroughWrapper writes "audit_log", which grant RefundDrafter does not allow; .* \(at \S*sqlfix/sqlfix.go:\d+\)`
 }
+
+// Package-level SQL in variables: one that only its declaration sets
+// reads like a constant; one that is reassigned does not.
+var insertLedger = "INSERT INTO ledger (tenant_id) VALUES ($1)"
+
+var insertRefund = "INSERT INTO refunds (tenant_id) VALUES ($1)"
+
+var mutable = "INSERT INTO refunds (tenant_id) VALUES ($1)"
+
+func SetMutable(q string) { mutable = q }
+
+//agent:operable grant=RefundDrafter
+func (s *Server) GlobalSQL(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(insertRefund, 1)
+	s.db.Exec(insertLedger, 1) // want `GlobalSQL writes "ledger"`
+	s.db.Exec(mutable, 1)      // want `GlobalSQL runs SQL text that is not constant`
+}

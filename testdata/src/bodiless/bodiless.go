@@ -1,0 +1,33 @@
+// Package bodiless calls functions the analysis cannot read.
+package bodiless
+
+import (
+	"database/sql"
+	"reflect"
+	_ "unsafe"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var G = grant.Grant{Reversibility: grant.Compensable}
+
+// fastPurge has no Go body.
+//
+//go:linkname fastPurge runtime.fastPurge
+func fastPurge(db *sql.DB)
+
+// fastHash has no Go body either, but is handed no handle.
+//
+//go:linkname fastHash runtime.fastHash
+func fastHash(b []byte) uint64
+
+//agent:operable grant=G
+func Purge(db *sql.DB) {
+	fastHash(nil)
+	fastPurge(db) // want `Purge calls a function with no Go body \(assembly or //go:linkname\) that is handed a DB`
+}
+
+//agent:operable grant=G
+func Reflect(f any) {
+	reflect.ValueOf(f).Call(nil) // want `Reflect calls a function through reflection`
+}
