@@ -450,6 +450,8 @@ func (e *Engine) callStaticIn(fn *ssa.Function, value ssa.Value, valueFr *frame,
 	switch {
 	case pkg == nil:
 		return
+	case isModelled(pkg.Path()):
+		e.funcArgs(args, pos, fr, out)
 	case pkg == e.Pkg:
 		if fn.Origin() != nil {
 			fn = fn.Origin()
@@ -1139,7 +1141,7 @@ func (e *Engine) isStdCall(call *ssa.Call) bool {
 	if obj == nil || obj.Pkg() == nil {
 		return false
 	}
-	return obj.Pkg() != e.Pkg && (e.Analysed == nil || !e.Analysed(obj.Pkg()))
+	return obj.Pkg() != e.Pkg && (e.Analysed == nil || !e.Analysed(obj.Pkg()) || isModelled(obj.Pkg().Path()))
 }
 
 // String describes the site for debugging.

@@ -27,6 +27,10 @@ var benignInterfaces = map[string]bool{
 	"hash.Hash64":             true,
 	"encoding/json.Marshaler": true,
 	"database/sql.Result":     true,
+	// driver.Valuer converts an argument to a driver value; its
+	// implementations are conversions, not the effect sinks the rest of
+	// database/sql/driver is.
+	"database/sql/driver.Valuer": true,
 	// Result readers of modelled libraries: reading is not an effect.
 	"github.com/jackc/pgx/v5.Rows":           true,
 	"github.com/jackc/pgx/v5.Row":            true,
@@ -96,13 +100,16 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 			return
 		}
 	}
+	if m.Pkg() != nil && isModelled(m.Pkg().Path()) && !isSinkInterface(decl) {
+		return // a modelled library's own interfaces (pgx.Rows, ...)
+	}
 	if e.Contract != nil {
 		if ct := e.Contract(m); ct != nil {
 			ct.bounded(e, pos, out)
 			return
 		}
 	}
-	sink := isSinkInterface(decl) || isSinkInterface(static)
+	sink := (isSinkInterface(decl) || isSinkInterface(static)) && !e.isBenign(decl)
 	if !sink && (e.isBenign(decl) || e.isBenign(static)) {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -17,12 +18,18 @@ const (
 
 func init() {
 	// River: the kind is the constant Kind() of the concrete args type.
-	models[riverPath+".Client.Insert"] = riverInsert(2, "InsertTx")
-	models[riverPath+".Client.InsertTx"] = riverInsert(3, "")
-	models[riverPath+".Client.InsertMany"] = riverInsertMany(2, "InsertManyTx")
-	models[riverPath+".Client.InsertManyTx"] = riverInsertMany(3, "")
-	models[riverPath+".Client.InsertManyFast"] = riverInsertMany(2, "InsertManyFastTx")
-	models[riverPath+".Client.InsertManyFastTx"] = riverInsertMany(3, "")
+	models[riverPath+".Client.Insert"] = riverInsert(2, "Insert", "InsertTx")
+	models[riverPath+".Client.InsertTx"] = riverInsert(3, "InsertTx", "")
+	models[riverPath+".Client.InsertMany"] = riverInsertMany(2, "InsertMany", "InsertManyTx")
+	models[riverPath+".Client.InsertManyTx"] = riverInsertMany(3, "InsertManyTx", "")
+	models[riverPath+".Client.InsertManyFast"] = riverInsertMany(2, "InsertManyFast", "InsertManyFastTx")
+	models[riverPath+".Client.InsertManyFastTx"] = riverInsertMany(3, "InsertManyFastTx", "")
+	// Job management writes River's own table.
+	for _, name := range []string{"JobCancel", "JobCancelTx", "JobDelete", "JobDeleteTx", "JobRetry", "JobRetryTx"} {
+		models[riverPath+".Client."+name] = func(e *Engine, c *callSite) {
+			c.out.add(Effect{Kind: Write, Subject: "river_job", Provenance: TypeResolved, Pos: e.pos(c.pos), Module: e.Module})
+		}
+	}
 	// asynq: the type is NewTask's first argument; asynq has no
 	// transactional enqueue.
 	models[asynqPath+".Client.Enqueue"] = asynqEnqueue(1)
@@ -104,19 +111,19 @@ func (e *Engine) jobKind(v ssa.Value, fr *frame) Str {
 	return unknownStr()
 }
 
-func riverInsert(argIdx int, txVariant string) model {
+func riverInsert(argIdx int, name, txVariant string) model {
 	return func(e *Engine, c *callSite) {
 		if argIdx >= len(c.args) {
 			return
 		}
 		e.emit(Pending{Op: OpSubject, Kind: Job, Text: e.trace(c.args[argIdx], c.fr, handleJobArgs), Prov: TypeResolved, Pos: e.pos(c.pos), Module: e.Module}, c.out)
-		e.checkTxEnqueue(c, "River's "+txVariant, txVariant)
+		e.checkTxEnqueue(c, "River's "+name, txVariant)
 	}
 }
 
 // riverInsertMany reads the Args of each InsertManyParams literal in the
 // slice passed.
-func riverInsertMany(argIdx int, txVariant string) model {
+func riverInsertMany(argIdx int, name, txVariant string) model {
 	return func(e *Engine, c *callSite) {
 		if argIdx >= len(c.args) {
 			return
@@ -128,7 +135,7 @@ func riverInsertMany(argIdx int, txVariant string) model {
 		} else {
 			e.emit(Pending{Op: OpSubject, Kind: Job, Text: kinds, Prov: TypeResolved, Pos: e.pos(c.pos), Module: e.Module}, c.out)
 		}
-		e.checkTxEnqueue(c, "River's "+txVariant, txVariant)
+		e.checkTxEnqueue(c, "River's "+name, txVariant)
 	}
 }
 
@@ -193,7 +200,7 @@ func asynqEnqueue(taskIdx int) model {
 			return
 		}
 		e.emit(Pending{Op: OpSubject, Kind: Job, Text: e.trace(c.args[taskIdx], c.fr, handleTask), Pos: e.pos(c.pos), Module: e.Module}, c.out)
-		e.checkTxEnqueue(c, "asynq", "")
+		e.checkTxEnqueue(c, "asynq's "+c.fn.Name(), "")
 	}
 }
 
@@ -226,19 +233,20 @@ var (
 // checkTxEnqueue reports a non-transactional enqueue between a
 // transaction's begin and its commit: it fires even if the transaction
 // rolls back.
-func (e *Engine) checkTxEnqueue(c *callSite, lib, txVariant string) {
-	if txVariant == "" && lib != "asynq" {
+func (e *Engine) checkTxEnqueue(c *callSite, call, txVariant string) {
+	asynq := strings.HasPrefix(call, "asynq")
+	if txVariant == "" && !asynq {
 		return // the transactional variant itself
 	}
 	if !e.inTransaction(c.fr) {
 		return
 	}
 	fix := "use " + txVariant + " with the transaction"
-	if txVariant == "" {
+	if asynq {
 		fix = "asynq has no transactional enqueue: enqueue after the commit, or use a transactional queue"
 	}
 	c.out.add(e.unprovable(c.pos,
-		fmt.Sprintf("enqueues a job with %s non-transactional call between a transaction's begin and its commit; it fires even if the transaction rolls back", lib),
+		fmt.Sprintf("enqueues a job with %s, which is not transactional, between a transaction's begin and its commit; it fires even if the transaction rolls back", call),
 		fix))
 }
 

@@ -34,6 +34,30 @@ func init() {
 	}
 }
 
+// modelledModules are the libraries authvet models rather than analyses:
+// calls into them outside the sink tables are effect-free (their
+// callbacks still count at the call), as for the standard library. Their
+// internals (connection pools, argument conversion, schema parsing) are
+// not the handler's effects.
+var modelledModules = []string{
+	"github.com/jackc/pgx/v5",
+	"github.com/jmoiron/sqlx",
+	"gorm.io/gorm",
+	"github.com/riverqueue/river",
+	"github.com/hibiken/asynq",
+	"golang.org/x/sync/errgroup",
+}
+
+// isModelled reports whether path is a package of a modelled library.
+func isModelled(path string) bool {
+	for _, m := range modelledModules {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // handleTypes are the types whose values reach effect sinks: a function
 // the analysis cannot read that is handed one may do anything with it.
 var handleTypes = map[string]bool{

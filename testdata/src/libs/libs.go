@@ -198,7 +198,7 @@ func (s *Server) RiverInTx(ctx context.Context) error {
 	}
 	defer tx.Rollback(ctx)
 	tx.Exec(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
-	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInTx enqueues a job with River's InsertTx non-transactional call between a transaction's begin and its commit.*use InsertTx with the transaction`
+	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInTx enqueues a job with River.s Insert, which is not transactional, between a transaction.s begin and its commit.*use InsertTx with the transaction`
 	return tx.Commit(ctx)
 }
 
@@ -232,7 +232,7 @@ func (s *Server) RiverAfterCommit(ctx context.Context) error {
 func (s *Server) RiverInGormTx(ctx context.Context) error {
 	return s.gdb.Transaction(func(tx *gorm.DB) error {
 		tx.Create(&Order{TenantID: 1})
-		_, err := s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInGormTx enqueues a job with River's InsertTx non-transactional call`
+		_, err := s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInGormTx enqueues a job with River.s Insert, which is not transactional`
 		return err
 	})
 }
@@ -245,7 +245,7 @@ func (s *Server) RiverInSQLTx(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	tx.Exec("INSERT INTO orders (tenant_id) VALUES ($1)", 1)
-	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInSQLTx enqueues a job with River's InsertTx`
+	s.river.Insert(ctx, ReceiptArgs{OrderID: 1}, nil) // want `RiverInSQLTx enqueues a job with River.s Insert,`
 	return tx.Commit()
 }
 
