@@ -61,4 +61,4 @@ func TestConfiguredSinks(t *testing.T) {
 func TestLibraries(t *testing.T) { run(t, "libs") }
 func TestContracts(t *testing.T) { run(t, "contracts/impl", "contracts/handlers") }
 func TestRecursion(t *testing.T) { run(t, "recursion") }
-func TestBodiless(t *testing.T)     { run(t, "bodiless") }
+func TestBodiless(t *testing.T)  { run(t, "bodiless") }

@@ -117,6 +117,13 @@ func describe(e *effects.Effect) string {
 	return fmt.Sprintf("%s %q", e.Kind, e.Subject)
 }
 
+// listed describes the effects a grant allows by listing their subjects.
+var listed = map[string]struct{ verb, field, noun string }{
+	effects.Write:   {"writes", "Writes", "write"},
+	effects.Job:     {"starts job", "Jobs", "enqueue"},
+	effects.Webhook: {"dispatches webhook", "Webhooks", "dispatch"},
+}
+
 func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) analysis.Diagnostic {
 	// The message keeps SPEC §5's shapes verbatim; where the effect is
 	// reached through a call, the inner site follows in parentheses (and
@@ -127,9 +134,10 @@ func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) ana
 	}
 	var msg string
 	switch e.Kind {
-	case effects.Write:
-		msg = fmt.Sprintf("%s writes %q, which grant %s does not allow; add %q to its Writes, or move the write out of the agent-operable handler",
-			handler, e.Subject, grantName, e.Subject)
+	case effects.Write, effects.Job, effects.Webhook:
+		m := listed[e.Kind]
+		msg = fmt.Sprintf("%s %s %q, which grant %s does not allow; add %q to its %s, or move the %s out of the agent-operable handler",
+			handler, m.verb, e.Subject, grantName, e.Subject, m.field, m.noun)
 	case effects.UnboundedWrite:
 		msg = fmt.Sprintf("%s writes every row of %q (an UPDATE or DELETE with no WHERE, a TRUNCATE, or a data-changing CTE), which grant %s does not allow; add %q to its UnboundedWrites, bound the statement with a WHERE, or move the write out of the agent-operable handler",
 			handler, e.Subject, grantName, e.Subject)
@@ -148,12 +156,6 @@ func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) ana
 		}
 		msg = fmt.Sprintf("%s calls out to %q%s, which grant %s does not allow; add %q (or a prefix of it) to its Outbound, or move the call out of the agent-operable handler",
 			handler, e.Subject, method, grantName, e.Subject)
-	case effects.Job:
-		msg = fmt.Sprintf("%s starts job %q, which grant %s does not allow; add %q to its Jobs, or move the enqueue out of the agent-operable handler",
-			handler, e.Subject, grantName, e.Subject)
-	case effects.Webhook:
-		msg = fmt.Sprintf("%s dispatches webhook %q, which grant %s does not allow; add %q to its Webhooks, or move the dispatch out of the agent-operable handler",
-			handler, e.Subject, grantName, e.Subject)
 	case effects.Detached:
 		msg = fmt.Sprintf("%s %s; the work outlives the request it is audited under; use a job the grant names, or sync.WaitGroup.Go / errgroup (no grant allows it, %s included)",
 			handler, e.Reason, grantName)

@@ -81,26 +81,10 @@ func (c *Contract) bounded(e *Engine, pos token.Pos, out *collector) {
 // Conversions lists the conversions to interface types in fns.
 func Conversions(fns []*ssa.Function) []*ssa.MakeInterface {
 	var out []*ssa.MakeInterface
-	seen := map[*ssa.Function]bool{}
-	var visit func(fn *ssa.Function)
-	visit = func(fn *ssa.Function) {
-		if seen[fn] {
-			return
+	eachInstr(fns, func(_ *ssa.Function, instr ssa.Instruction) {
+		if mi, ok := instr.(*ssa.MakeInterface); ok {
+			out = append(out, mi)
 		}
-		seen[fn] = true
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if mi, ok := instr.(*ssa.MakeInterface); ok {
-					out = append(out, mi)
-				}
-			}
-		}
-		for _, anon := range fn.AnonFuncs {
-			visit(anon)
-		}
-	}
-	for _, fn := range fns {
-		visit(fn)
-	}
+	})
 	return out
 }

@@ -799,15 +799,10 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 	// Values can refer back to themselves through captured variables
 	// (req = req.WithContext(ctx)) and phis; a value already being
 	// traced in this frame, or a trace past maxTrace deep, is unknown.
-	if fr.visiting[v] || e.depth > maxTrace {
+	if !e.enter(v, fr) {
 		return unknownStr()
 	}
-	fr.visiting[v] = true
-	e.depth++
-	defer func() {
-		delete(fr.visiting, v)
-		e.depth--
-	}()
+	defer e.leave(v, fr)
 	switch v := v.(type) {
 	case *ssa.Parameter:
 		idx := paramIndex(fr.fn, v)
@@ -879,6 +874,47 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.asynqTask(v, fr)
 	}
 	return unknownStr()
+}
+
+// enter marks v as being traced in fr. It reports false when v already
+// is (a cycle through a captured variable or a phi) or when the engine is
+// past maxTrace deep; otherwise the caller must leave.
+func (e *Engine) enter(v ssa.Value, fr *frame) bool {
+	if fr.visiting[v] || e.depth > maxTrace {
+		return false
+	}
+	fr.visiting[v] = true
+	e.depth++
+	return true
+}
+
+func (e *Engine) leave(v ssa.Value, fr *frame) {
+	delete(fr.visiting, v)
+	e.depth--
+}
+
+// eachInstr calls f for every instruction of fns and of the closures
+// nested in them, each function once.
+func eachInstr(fns []*ssa.Function, f func(fn *ssa.Function, instr ssa.Instruction)) {
+	seen := map[*ssa.Function]bool{}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				f(fn, instr)
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, fn := range fns {
+		visit(fn)
+	}
 }
 
 // storedValues returns the values stored to the local variable at addr,
@@ -1004,15 +1040,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		fs.unresolved = true
 		return
 	}
-	if fr.visiting[v] {
-		return
+	if !e.enter(v, fr) {
+		return // already being resolved: a cycle adds nothing
 	}
-	fr.visiting[v] = true
-	e.depth++
-	defer func() {
-		delete(fr.visiting, v)
-		e.depth--
-	}()
+	defer e.leave(v, fr)
 	switch v := v.(type) {
 	case *ssa.Function:
 		fs.callables = append(fs.callables, callable{fn: v, value: v, fr: fr})

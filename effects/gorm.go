@@ -76,15 +76,10 @@ func gormWrite(name string) model {
 
 // gormStates walks a builder value back to where it was made.
 func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
-	if depth > 64 || e.depth > maxTrace || fr.visiting[v] {
+	if depth > 64 || !e.enter(v, fr) {
 		return []gormState{{}}
 	}
-	fr.visiting[v] = true
-	e.depth++
-	defer func() {
-		delete(fr.visiting, v)
-		e.depth--
-	}()
+	defer e.leave(v, fr)
 	switch v := v.(type) {
 	case *ssa.Call:
 		key := staticKey(v.Call)

@@ -79,44 +79,28 @@ func ConstGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*types.Var]string {
 	if init := pkg.Func("init"); init != nil {
 		all = append(all, init)
 	}
-	var visit func(fn *ssa.Function)
-	seen := map[*ssa.Function]bool{}
-	visit = func(fn *ssa.Function) {
-		if seen[fn] {
-			return
-		}
-		seen[fn] = true
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var ops [8]*ssa.Value
-				for _, op := range instr.Operands(ops[:0]) {
-					g, ok := (*op).(*ssa.Global)
-					if !ok || g.Pkg != pkg || !isString(g.Type().(*types.Pointer).Elem()) {
-						continue
-					}
-					switch instr := instr.(type) {
-					case *ssa.UnOp: // a read
-					case *ssa.Store:
-						c, isConst := instr.Val.(*ssa.Const)
-						_, done := values[g]
-						if fn.Name() != "init" || !isConst || c.Value == nil || c.Value.Kind() != constant.String || done || instr.Addr != g {
-							bad[g] = true
-							continue
-						}
-						values[g] = constant.StringVal(c.Value)
-					default: // its address escapes
-						bad[g] = true
-					}
+	eachInstr(all, func(fn *ssa.Function, instr ssa.Instruction) {
+		var ops [8]*ssa.Value
+		for _, op := range instr.Operands(ops[:0]) {
+			g, ok := (*op).(*ssa.Global)
+			if !ok || g.Pkg != pkg || !isString(g.Type().(*types.Pointer).Elem()) {
+				continue
+			}
+			switch instr := instr.(type) {
+			case *ssa.UnOp: // a read
+			case *ssa.Store:
+				c, isConst := instr.Val.(*ssa.Const)
+				_, done := values[g]
+				if fn.Name() != "init" || !isConst || c.Value == nil || c.Value.Kind() != constant.String || done || instr.Addr != g {
+					bad[g] = true
+					continue
 				}
+				values[g] = constant.StringVal(c.Value)
+			default: // its address escapes
+				bad[g] = true
 			}
 		}
-		for _, anon := range fn.AnonFuncs {
-			visit(anon)
-		}
-	}
-	for _, fn := range all {
-		visit(fn)
-	}
+	})
 	out := map[*types.Var]string{}
 	for g, v := range values {
 		if obj, ok := g.Object().(*types.Var); ok && !bad[g] {
