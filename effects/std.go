@@ -133,7 +133,24 @@ func detachedFunc(i int) model {
 // stringModels evaluate library calls that build strings.
 var stringModels = map[string]func(e *Engine, args []ssa.Value, fr *frame) Str{}
 
-func init() { stringModels["fmt.Sprintf"] = sprintfPrefix }
+func init() {
+	stringModels["fmt.Sprintf"] = sprintfPrefix
+	extractStringModels["net/url.JoinPath"] = joinPathPrefix
+}
+
+// joinPathPrefix proves url.JoinPath(base, elem...) up to base and a
+// path boundary: the elements are unknown, and JoinPath cleans ".."
+// segments that could climb above base, so the proved prefix is base/.
+func joinPathPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
+	if len(args) == 0 {
+		return unknownStr()
+	}
+	ts := e.trace(args[0], fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return unknownStr()
+	}
+	return concatStr(litStr(strings.TrimSuffix(ts[0].Text, "/")+"/"), unknownStr())
+}
 
 // sprintfPrefix proves the part of a constant format before its first
 // verb; the rest is unknown.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/authvet/authvet/grant"
@@ -70,6 +71,20 @@ func (s *Server) HostNotFixed(ctx context.Context, host string) error {
 //agent:operable grant=Stripe
 func (s *Server) SprintfPrefix(ctx context.Context, id string) error {
 	_, err := http.Get(fmt.Sprintf("https://api.stripe.com/v1/refunds/%s", id))
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) JoinPath(ctx context.Context, id string) error {
+	u, err := url.JoinPath("https://api.stripe.com/v1/refunds", id)
+	if err != nil {
+		return err
+	}
+	if _, err := http.Get(u); err != nil {
+		return err
+	}
+	v, _ := url.JoinPath("https://api.stripe.com/v1/charges", id)
+	_, err = http.Get(v) // want `JoinPath calls out to "https://api.stripe.com/v1/charges/" \(GET\)`
 	return err
 }
 
