@@ -117,6 +117,18 @@ func describe(e *effects.Effect) string {
 	return fmt.Sprintf("%s %q", e.Kind, e.Subject)
 }
 
+// siteNoun names the site of an effect, for related information.
+var siteNoun = map[string]string{
+	effects.Write:          "the write",
+	effects.UnboundedWrite: "the unbounded write",
+	effects.CrossTenant:    "the raw query",
+	effects.Outbound:       "the outbound call",
+	effects.Job:            "the enqueue",
+	effects.Webhook:        "the dispatch",
+	effects.Detached:       "the goroutine's start",
+	effects.Unprovable:     "the unprovable site",
+}
+
 // listed describes the effects a grant allows by listing their subjects.
 var listed = map[string]struct{ verb, field, noun string }{
 	effects.Write:   {"writes", "Writes", "write"},
@@ -174,7 +186,7 @@ func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) ana
 		}
 		m := "reached through this call"
 		if v == e.Pos {
-			m = "the " + e.Kind + " happens here"
+			m = siteNoun[e.Kind] + " is here"
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.posFor(v), Message: m})
 	}

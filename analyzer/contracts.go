@@ -114,6 +114,9 @@ func conversionPos(mi *ssa.MakeInterface) token.Pos {
 	if mi.Pos().IsValid() {
 		return mi.Pos()
 	}
+	if mi.X.Pos().IsValid() { // the converted operand itself, e.g. an argument
+		return mi.X.Pos()
+	}
 	for _, r := range *mi.Referrers() {
 		if r.Pos().IsValid() {
 			return r.Pos()

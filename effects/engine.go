@@ -485,23 +485,30 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	for root.parent != nil {
 		root = root.parent
 	}
-	if nf.at.IsValid() || within(fn, root.fn) || !pos.IsValid() {
-		e.walk(nf, out)
-		return
-	}
-	// A closure made elsewhere (returned by a helper): its sites are
-	// reached through this call.
-	sub := newCollector()
-	e.walk(nf, sub)
-	at := e.pos(pos)
 	var lo, hi Position
 	if syn := root.fn.Syntax(); syn != nil {
 		lo, hi = e.pos(syn.Pos()), e.pos(syn.End())
 	}
+	inRoot := func(p Position) bool {
+		return lo.IsValid() && comparePos(lo, p) <= 0 && comparePos(p, hi) < 0
+	}
+	at := e.pos(pos)
+	local := within(fn, root.fn)
+	// A closure of the root's own body is in place where it stands,
+	// unless the root calls it with arguments (save("INSERT INTO x")):
+	// then, as for a named function, the call decides the subject and is
+	// where the effect is reported. A closure made elsewhere (returned by
+	// a helper) is reached through this call.
+	if nf.at.IsValid() || !pos.IsValid() || (local && (len(args) == 0 || !inRoot(at))) {
+		e.walk(nf, out)
+		return
+	}
+	sub := newCollector()
+	e.walk(nf, sub)
 	for _, eff := range sub.effects {
 		// A site in the root's own closures (a loop body the iterator
 		// calls back) is already in place.
-		if len(eff.Via) == 0 && lo.IsValid() && comparePos(lo, eff.Pos) <= 0 && comparePos(eff.Pos, hi) < 0 {
+		if !local && len(eff.Via) == 0 && inRoot(eff.Pos) {
 			out.add(*eff)
 			continue
 		}
@@ -780,6 +787,16 @@ func (e *Engine) configuredSink(s Sink, obj *types.Func, args []ssa.Value, pos t
 		op = OpURL
 	}
 	e.emit(Pending{Op: op, Kind: s.Effect, Text: text, Pos: e.pos(pos), Module: e.Module}, out)
+	// An in-house queue that takes no transaction handle cannot join the
+	// transaction it is called in.
+	if s.Effect == Job {
+		for i := 0; i < obj.Signature().Params().Len(); i++ {
+			if txHandles[qualifiedName(obj.Signature().Params().At(i).Type())] {
+				return
+			}
+		}
+		e.checkTxEnqueue(&callSite{fn: obj, args: args, pos: pos, fr: fr, out: out}, FuncKey(obj), "")
+	}
 }
 
 // Handle kinds for parameter parts of a Str: a string parameter, or a

@@ -234,16 +234,16 @@ var (
 // transaction's begin and its commit: it fires even if the transaction
 // rolls back.
 func (e *Engine) checkTxEnqueue(c *callSite, call, txVariant string) {
-	asynq := strings.HasPrefix(call, "asynq")
-	if txVariant == "" && !asynq {
+	river := strings.HasPrefix(call, "River's ")
+	if river && txVariant == "" {
 		return // the transactional variant itself
 	}
 	if !e.inTransaction(c.fr) {
 		return
 	}
 	fix := "use " + txVariant + " with the transaction"
-	if asynq {
-		fix = "asynq has no transactional enqueue: enqueue after the commit, or use a transactional queue"
+	if !river {
+		fix = "it has no transactional variant: enqueue after the commit, or use a queue that takes the transaction"
 	}
 	c.out.add(e.unprovable(c.pos,
 		fmt.Sprintf("enqueues a job with %s, which is not transactional, between a transaction's begin and its commit; it fires even if the transaction rolls back", call),

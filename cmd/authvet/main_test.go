@@ -84,7 +84,7 @@ func TestExampleBothModes(t *testing.T) {
 		t.Errorf("standalone exit %d, want 1; stderr:\n%s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], exampleFinding) || lines[1] != "store/store.go:68:28: \tthe write happens here" {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], exampleFinding) || lines[1] != "store/store.go:68:28: \tthe write is here" {
 		t.Errorf("standalone output:\n%s\nwant one finding starting %q and its related line", out, exampleFinding)
 	}
 	vetLike := lines

@@ -64,10 +64,10 @@ func (s *Server) Benign(w http.ResponseWriter, r *http.Request) {
 //agent:operable grant=Notes
 func (s *Server) LocalClosure(ctx context.Context) {
 	write := func(table string) {
-		s.db.ExecContext(ctx, "INSERT INTO "+table+" (tenant_id) VALUES ($1)", 1) // want `LocalClosure writes "secrets"`
+		s.db.ExecContext(ctx, "INSERT INTO "+table+" (tenant_id) VALUES ($1)", 1)
 	}
 	write("notes")
-	write("secrets")
+	write("secrets") // want `LocalClosure writes "secrets", .* \(at \S+dynamic.go:\d+\)`
 }
 
 //agent:operable grant=Notes

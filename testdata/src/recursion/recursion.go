@@ -29,13 +29,13 @@ func Tree(db *sql.DB, n int) {
 	var visit func(int)
 	visit = func(k int) {
 		if k == 0 {
-			db.Exec("DELETE FROM edges WHERE tenant_id = $1 AND id = $2", 1, k) // want `Tree writes "edges"`
+			db.Exec("DELETE FROM edges WHERE tenant_id = $1 AND id = $2", 1, k)
 			return
 		}
 		db.Exec("UPDATE nodes SET seen = true WHERE tenant_id = $1 AND id = $2", 1, k)
 		visit(k - 1)
 	}
-	visit(n)
+	visit(n) // want `Tree writes "edges"`
 	Walk(n)
 }
 

@@ -40,3 +40,26 @@ func (s *Server) OrgScoped(ctx context.Context) {
 	s.db.QueryContext(ctx, "SELECT id FROM refunds WHERE org_id = ? AND id = ?", 1, 2)
 	s.db.QueryContext(ctx, "SELECT id FROM refunds WHERE account_id = ?", 1) // want `OrgScoped runs a raw query on "refunds" with no tenant predicate.*filter on tenant_id`
 }
+
+//agent:operable grant=Notifier
+func (s *Server) NotifyInTx(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	queue.Enqueue(ctx, "notify_finance", nil) // want `NotifyInTx enqueues a job with sinks/queue.Enqueue, which is not transactional, between a transaction's begin and its commit`
+	return tx.Commit()
+}
+
+//agent:operable grant=Notifier
+func (s *Server) NotifyAfterCommit(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return queue.Enqueue(ctx, "notify_finance", nil)
+}
