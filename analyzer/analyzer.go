@@ -98,6 +98,9 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 		return nil, nil
 	}
 	pass.ExportPackageFact(&analysedFact{})
+	if err := checkSinks(pass, cfg); err != nil {
+		return nil, err
+	}
 	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}}
 	if pass.Module != nil {
 		a.module = pass.Module.Path
@@ -254,6 +257,32 @@ func engineOptions(cfg *config.Config) effects.Options {
 
 func (a *run) reportf(n ast.Node, category, format string, args ...any) {
 	a.diags = append(a.diags, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Category: category, Message: fmt.Sprintf(format, args...)})
+}
+
+// checkSinks verifies, in the package that declares each configured sink,
+// that the function exists and has the subject argument: a misspelt sink
+// would silently drop every effect through the real one.
+func checkSinks(pass *analysis.Pass, cfg *config.Config) error {
+	for _, s := range cfg.Sinks {
+		if s.PkgPath != pass.Pkg.Path() {
+			continue
+		}
+		var fn *types.Func
+		if s.Recv == "" {
+			fn, _ = pass.Pkg.Scope().Lookup(s.Name).(*types.Func)
+		} else if tn, ok := pass.Pkg.Scope().Lookup(s.Recv).(*types.TypeName); ok {
+			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pass.Pkg, s.Name)
+			fn, _ = obj.(*types.Func)
+		}
+		where := fmt.Sprintf("%s:%d", cfg.Path, s.Line)
+		if fn == nil {
+			return fmt.Errorf("%s: sink %s: package %s has no such function or method", where, s.Func, s.PkgPath)
+		}
+		if n := fn.Signature().Params().Len(); s.SubjectArg >= n && !fn.Signature().Variadic() {
+			return fmt.Errorf("%s: sink %s: subject_arg %d, but it takes %d arguments (0-based, receiver not counted)", where, s.Func, s.SubjectArg, n)
+		}
+	}
+	return nil
 }
 
 // isDependency reports whether the package belongs to a versioned

@@ -22,7 +22,7 @@ import (
 )
 
 const usage = `usage:
-  authvet [-C dir] [-json] [-format text|json] [-config file] [packages]
+  authvet [-C dir] [-json] [-format text|json|sarif] [-config file] [packages]
   authvet manifest [-C dir] [-o FILE] [--check FILE] [--allow-ungoverned] [packages]
   authvet suggest [-C dir] [packages]
   authvet version
@@ -49,7 +49,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	dir := fs.String("C", "", "run as if in `dir`")
 	jsonOut := fs.Bool("json", false, "print diagnostics as JSON (same as -format json)")
-	format := fs.String("format", "text", "output `format`: text or json")
+	format := fs.String("format", "text", "output `format`: text, json or sarif")
 	configFile := fs.String("config", "", "authvet.yaml to use (default: the one at the module root)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -60,8 +60,8 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	if *jsonOut {
 		*format = "json"
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "authvet: unknown -format %q (want text or json)\n", *format)
+	if *format != "text" && *format != "json" && *format != "sarif" {
+		fmt.Fprintf(stderr, "authvet: unknown -format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
 	root, err := filepath.Abs(*dir)
@@ -134,6 +134,8 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	switch *format {
 	case "json":
 		writeJSON(stdout, findings)
+	case "sarif":
+		writeSARIF(stdout, findings)
 	default:
 		// As go vet prints them: the diagnostic, then its related
 		// information indented under it.

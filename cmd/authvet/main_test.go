@@ -120,6 +120,35 @@ func TestExampleBothModes(t *testing.T) {
 		t.Errorf("-json diagnostics = %+v", ds)
 	}
 
+	// SARIF: one result with its rule, location and related location.
+	out, _, code = run(t, dir, bin, "-format", "sarif", "./...")
+	var sarif struct {
+		Version string
+		Runs    []struct {
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+				RelatedLocations []json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || code != 1 {
+		t.Fatalf("-format sarif: exit %d, %v\n%s", code, err, out)
+	}
+	if len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 1 {
+		t.Fatalf("sarif results = %+v", sarif.Runs)
+	}
+	res := sarif.Runs[0].Results[0]
+	loc := res.Locations[0].PhysicalLocation
+	if sarif.Version != "2.1.0" || res.RuleID != "write" || loc.ArtifactLocation.URI != "billing/payouts.go" || loc.Region.StartLine != 24 || loc.Region.StartColumn != 32 || len(res.RelatedLocations) != 1 {
+		t.Errorf("sarif result = %+v", res)
+	}
+
 	// Byte-identical across runs and GOMAXPROCS.
 	out1, _, _ := run(t, dir, bin, "-json", "./...")
 	cmd := exec.Command(bin, "-json", "./...")
@@ -173,6 +202,24 @@ func TestBadInput(t *testing.T) {
 				"authvet.yaml": "tenant_columns: [tenant_id\n",
 			},
 			want: "authvet.yaml:",
+		},
+		{
+			name: "sink names nothing",
+			files: map[string]string{
+				"go.mod":       "module example.com/m\n\ngo 1.26\n",
+				"m.go":         "package m\n\nfunc Enqueue(kind string) {}\n",
+				"authvet.yaml": "sinks:\n  - func: example.com/m.Enqeue\n    effect: job\n    subject_arg: 0\n",
+			},
+			want: "authvet.yaml:2: sink example.com/m.Enqeue: package example.com/m has no such function or method",
+		},
+		{
+			name: "sink argument out of range",
+			files: map[string]string{
+				"go.mod":       "module example.com/m\n\ngo 1.26\n",
+				"m.go":         "package m\n\nfunc Enqueue(kind string) {}\n",
+				"authvet.yaml": "sinks:\n  - func: example.com/m.Enqueue\n    effect: job\n    subject_arg: 3\n",
+			},
+			want: "subject_arg 3, but it takes 1 arguments",
 		},
 		{
 			name: "type error",
