@@ -1,0 +1,407 @@
+package effects
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Handle kinds for parameter parts of a Str: a string parameter, or a
+// handle whose SQL or URL is traced back to where it was made.
+const (
+	handleString uint8 = iota
+	handleStmt
+	handleReqURL
+	handleReqMethod
+	handleJobArgs // a River JobArgs value: its type's Kind()
+	handleTask    // an *asynq.Task: NewTask's type name
+)
+
+// trace evaluates v, in frame fr, to the string it carries (handleString)
+// or to the SQL or URL behind the handle it is.
+func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
+	// Values can refer back to themselves through captured variables
+	// (req = req.WithContext(ctx)) and phis; a value already being
+	// traced in this frame, or a trace past maxTrace deep, is unknown.
+	if !e.enter(v, fr) {
+		return unknownStr()
+	}
+	defer e.leave(v, fr)
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		idx := paramIndex(fr.fn, v)
+		if idx < 0 {
+			return unknownStr()
+		}
+		if fr.args != nil && idx < len(fr.args) {
+			b := fr.args[idx]
+			return e.trace(b.v, b.fr, h)
+		}
+		if fr.root {
+			return Str{Alts: [][]Part{{{Param: idx + 1, Handle: h}}}}
+		}
+		if fr.retParams {
+			return Str{Alts: [][]Part{{{Param: retBase + idx + 1, Handle: h}}}}
+		}
+		return unknownStr()
+	case *ssa.FreeVar:
+		for i, fv := range fr.fn.FreeVars {
+			if fv == v && i < len(fr.free) {
+				b := fr.free[i]
+				return e.trace(b.v, b.fr, h)
+			}
+		}
+		return unknownStr()
+	case *ssa.Phi:
+		var s Str
+		for _, ed := range v.Edges {
+			s = unionStr(s, e.trace(ed, fr, h))
+		}
+		return s
+	case *ssa.ChangeType:
+		return e.trace(v.X, fr, h)
+	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && h == handleString {
+			// A package-level string variable that only its declaration
+			// sets reads like a constant.
+			if obj, ok := g.Object().(*types.Var); ok && e.GlobalConst != nil {
+				if c, ok := e.GlobalConst(obj); ok {
+					return litStr(c)
+				}
+			}
+			return unknownStr()
+		}
+		if v.Op == token.MUL {
+			var s Str
+			stores := storedValues(v.X, fr)
+			if len(stores) == 0 {
+				return unknownStr()
+			}
+			for _, b := range stores {
+				s = unionStr(s, e.trace(b.v, b.fr, h))
+			}
+			return s
+		}
+	}
+	switch h {
+	case handleString:
+		return e.evalString(v, fr)
+	case handleStmt:
+		return e.stmtSQL(v, fr)
+	case handleReqURL:
+		return e.request(v, fr, false)
+	case handleReqMethod:
+		return e.request(v, fr, true)
+	case handleJobArgs:
+		return e.jobKind(v, fr)
+	case handleTask:
+		return e.asynqTask(v, fr)
+	}
+	return unknownStr()
+}
+
+// enter marks v as being traced in fr. It reports false when v already
+// is (a cycle through a captured variable or a phi) or when the engine is
+// past maxTrace deep; otherwise the caller must leave.
+func (e *Engine) enter(v ssa.Value, fr *frame) bool {
+	if fr.visiting[v] || e.depth > maxTrace {
+		return false
+	}
+	fr.visiting[v] = true
+	e.depth++
+	return true
+}
+
+func (e *Engine) leave(v ssa.Value, fr *frame) {
+	delete(fr.visiting, v)
+	e.depth--
+}
+
+// eachInstr calls f for every instruction of fns and of the closures
+// nested in them, each function once.
+func eachInstr(fns []*ssa.Function, f func(fn *ssa.Function, instr ssa.Instruction)) {
+	seen := map[*ssa.Function]bool{}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				f(fn, instr)
+			}
+		}
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+	}
+	for _, fn := range fns {
+		visit(fn)
+	}
+}
+
+// storedValues returns the values stored to the local variable at addr,
+// when addr is one (an Alloc, possibly captured by a closure).
+func storedValues(addr ssa.Value, fr *frame) []binding {
+	for {
+		fv, ok := addr.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
+		found := false
+		for i, x := range fr.fn.FreeVars {
+			if x == fv && i < len(fr.free) {
+				addr, fr = fr.free[i].v, fr.free[i].fr
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []binding
+	for _, r := range *alloc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			out = append(out, binding{st.Val, fr})
+		}
+	}
+	return out
+}
+
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, x := range fn.Params {
+		if x == p {
+			return i
+		}
+	}
+	return -1
+}
+
+func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.String {
+			return litStr(constant.StringVal(v.Value))
+		}
+	case *ssa.BinOp:
+		if v.Op == token.ADD && isString(v.Type()) {
+			return concatStr(e.trace(v.X, fr, handleString), e.trace(v.Y, fr, handleString))
+		}
+	case *ssa.Convert:
+		if isString(v.X.Type()) || isBytes(v.X.Type()) {
+			return e.trace(v.X, fr, handleString)
+		}
+	case *ssa.Call:
+		if f, ok := stringModels[staticKey(v.Call)]; ok {
+			return f(e, v.Call.Args, fr)
+		}
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if f, ok := extractStringModels[staticKey(call.Call)]; ok {
+				return f(e, call.Call.Args, fr)
+			}
+		}
+	}
+	return unknownStr()
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isBytes(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// funcSet is what a function value may be.
+type funcSet struct {
+	callables  []callable
+	returned   []returned // function values returned by another package's function
+	params     []int      // parameters of the root function it may be
+	fromStd    bool       // a function value made by the standard library
+	unresolved bool
+}
+
+// returned is a function value that a call into another analysed package
+// returned: calling it has the effects of its summary's Returned part.
+type returned struct {
+	sum      *Summary
+	callArgs []ssa.Value // the arguments of the call that returned it
+	callFr   *frame
+}
+
+// retBase numbers the parameters of a returned function value in a
+// Summary's Returned part, apart from the function's own parameters.
+const retBase = 1000
+
+type callable struct {
+	fn    *ssa.Function
+	value ssa.Value // the MakeClosure, when there is one
+	fr    *frame    // the frame value lives in
+}
+
+func (e *Engine) funcsOf(v ssa.Value, fr *frame) funcSet {
+	var fs funcSet
+	e.collectFuncs(v, fr, &fs, 0)
+	sort.Ints(fs.params)
+	return fs
+}
+
+func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
+	if depth > 32 || e.depth > maxTrace {
+		fs.unresolved = true
+		return
+	}
+	if !e.enter(v, fr) {
+		return // already being resolved: a cycle adds nothing
+	}
+	defer e.leave(v, fr)
+	switch v := v.(type) {
+	case *ssa.Function:
+		fs.callables = append(fs.callables, callable{fn: v, value: v, fr: fr})
+	case *ssa.MakeClosure:
+		fs.callables = append(fs.callables, callable{fn: v.Fn.(*ssa.Function), value: v, fr: fr})
+	case *ssa.Const:
+		// A nil function: calling it panics, which is no effect.
+	case *ssa.Phi:
+		for _, ed := range v.Edges {
+			e.collectFuncs(ed, fr, fs, depth+1)
+		}
+	case *ssa.ChangeType:
+		e.collectFuncs(v.X, fr, fs, depth+1)
+	case *ssa.Parameter:
+		idx := paramIndex(fr.fn, v)
+		switch {
+		case idx >= 0 && fr.args != nil && idx < len(fr.args):
+			e.collectFuncs(fr.args[idx].v, fr.args[idx].fr, fs, depth+1)
+		case idx >= 0 && fr.root:
+			fs.params = append(fs.params, idx)
+		case idx >= 0 && fr.retParams:
+			fs.params = append(fs.params, retBase+idx)
+		default:
+			fs.unresolved = true
+		}
+	case *ssa.FreeVar:
+		for i, x := range fr.fn.FreeVars {
+			if x == v && i < len(fr.free) {
+				e.collectFuncs(fr.free[i].v, fr.free[i].fr, fs, depth+1)
+				return
+			}
+		}
+		fs.unresolved = true
+	case *ssa.UnOp:
+		stores := storedValues(v.X, fr)
+		if v.Op != token.MUL || len(stores) == 0 {
+			fs.unresolved = true
+			return
+		}
+		for _, b := range stores {
+			e.collectFuncs(b.v, b.fr, fs, depth+1)
+		}
+	case *ssa.Call:
+		if e.isStdCall(v) {
+			fs.fromStd = true
+			return
+		}
+		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) {
+			fs.unresolved = true
+		}
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			if e.isStdCall(call) {
+				fs.fromStd = true
+				return
+			}
+			if e.returnedFuncs(call, v.Index, fr, fs, depth) || e.importedReturned(call, v.Index, fr, fs) {
+				return
+			}
+		}
+		fs.unresolved = true
+	default:
+		fs.unresolved = true
+	}
+}
+
+// returnedFuncs resolves the function value that result i of call
+// returns, when the callee's body is in this package (an iterator
+// constructor, a func factory): each returned value is resolved in a
+// frame of the callee bound to the call's arguments.
+func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+	if call.Call.IsInvoke() {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg {
+		return false
+	}
+	var free []binding
+	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			free = append(free, binding{b, fr})
+		}
+	}
+	cf := &frame{fn: callee, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+	found := false
+	for _, b := range callee.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			e.collectFuncs(ret.Results[i], cf, fs, depth+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// importedReturned resolves result i of a call into another analysed
+// package to the Returned part of the callee's summary.
+func (e *Engine) importedReturned(call *ssa.Call, i int, fr *frame, fs *funcSet) bool {
+	if call.Call.IsInvoke() || e.Import == nil {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj := funcObject(callee)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == e.Pkg || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+		return false
+	}
+	s := e.Import(obj)
+	if s == nil || s.Returned == nil || s.ReturnedIndex != i {
+		return false
+	}
+	fs.returned = append(fs.returned, returned{sum: s.Returned, callArgs: call.Call.Args, callFr: fr})
+	return true
+}
+
+// isStdCall reports whether call is a static call into a package that is
+// modelled rather than analysed (the standard library).
+func (e *Engine) isStdCall(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil || call.Call.IsInvoke() {
+		return false
+	}
+	obj := funcObject(fn)
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	return obj.Pkg() != e.Pkg && (e.Analysed == nil || !e.Analysed(obj.Pkg()) || isModelled(obj.Pkg().Path()))
+}
+
+// String describes the site for debugging.
+func (p Pending) String() string { return fmt.Sprintf("%d %s at %s", p.Op, p.Text, p.Pos) }
