@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 
@@ -124,23 +125,39 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	for _, fn := range fns {
 		e.local(fn)
 	}
-	if e.recursive {
-		for round := 0; round < 8; round++ {
-			changed := false
-			for _, fn := range fns {
-				s := e.compute(fn)
-				if !equalSummaries(s, e.summaries[fn]) {
-					e.summaries[fn] = s
-					changed = true
-				}
+	if !e.recursive {
+		return e.summaries
+	}
+	for round := 0; round < maxRounds; round++ {
+		var changed []*ssa.Function
+		for _, fn := range fns {
+			s := e.compute(fn)
+			if !equalSummaries(s, e.summaries[fn]) {
+				e.summaries[fn] = s
+				changed = append(changed, fn)
 			}
-			if !changed {
-				break
+		}
+		if len(changed) == 0 {
+			return e.summaries
+		}
+		if round == maxRounds-1 {
+			// Still growing: fail closed rather than trust a summary
+			// that may be missing effects.
+			for _, fn := range changed {
+				s := e.summaries[fn]
+				s.Effects = append(s.Effects, Effect{Kind: Unprovable,
+					Reason: fmt.Sprintf("calls recursive code whose effects did not settle in %d rounds", maxRounds),
+					Fix:    "declare what the call does with //agent:effect", Pos: e.pos(fn.Pos()), Module: e.Module})
 			}
 		}
 	}
 	return e.summaries
 }
+
+// maxRounds bounds the fixed-point iteration over recursive functions.
+// Summaries only grow, and are bounded, so it converges; the bound keeps
+// a pathological package from iterating long.
+const maxRounds = 8
 
 func (e *Engine) local(fn *ssa.Function) *Summary {
 	if o := fn.Origin(); o != nil {
