@@ -204,10 +204,16 @@ func newCollector() *collector {
 	return &collector{effects: map[string]*Effect{}, pending: map[string]*Pending{}}
 }
 
-func (c *collector) add(e Effect) {
-	if len(e.Via) > maxVia {
-		e.Via = append(e.Via[:maxVia-1:maxVia-1], e.Via[len(e.Via)-1])
+// clipVia keeps the first calls of a chain and its last.
+func clipVia(v []Position) []Position {
+	if len(v) > maxVia {
+		return append(v[:maxVia-1:maxVia-1], v[len(v)-1])
 	}
+	return v
+}
+
+func (c *collector) add(e Effect) {
+	e.Via = clipVia(e.Via)
 	k := e.key()
 	if old, ok := c.effects[k]; ok && len(old.Via) <= len(e.Via) {
 		return
@@ -216,9 +222,7 @@ func (c *collector) add(e Effect) {
 }
 
 func (c *collector) addPending(p Pending) {
-	if len(p.Via) > maxVia {
-		p.Via = append(p.Via[:maxVia-1:maxVia-1], p.Via[len(p.Via)-1])
-	}
+	p.Via = clipVia(p.Via)
 	k := p.key()
 	if old, ok := c.pending[k]; ok && len(old.Via) <= len(p.Via) {
 		return
