@@ -121,7 +121,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 // analyse builds the package's SSA, computes and exports every function's
 // summary, and checks each handler against its grant.
 func (a *run) analyse() {
-	prog := ssa.NewProgram(a.pass.Fset, 0)
+	prog := ssa.NewProgram(a.pass.Fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var create func(p *types.Package)
 	create = func(p *types.Package) {
@@ -160,19 +160,21 @@ func (a *run) analyse() {
 			a.pass.ExportObjectFact(objs[fn], &effects.ConstString{Value: v})
 		}
 	}
-	globals := effects.ConstGlobals(spkg, fns)
+	initGlobals := effects.InitGlobals(spkg, fns)
+	globals := effects.ConstGlobals(initGlobals)
 	for v, c := range globals {
 		a.pass.ExportObjectFact(v, &effects.ConstString{Value: c})
 	}
 	contracts := a.exportContracts()
 	eng := &effects.Engine{
-		Fset:      a.pass.Fset,
-		Pkg:       a.pass.Pkg,
-		Module:    a.module,
-		Opts:      engineOptions(a.cfg),
-		Hatches:   a.hatches,
-		Prog:      prog,
-		Generated: a.generatedFiles(),
+		Fset:        a.pass.Fset,
+		Pkg:         a.pass.Pkg,
+		Module:      a.module,
+		Opts:        engineOptions(a.cfg),
+		Hatches:     a.hatches,
+		Prog:        prog,
+		InitGlobals: initGlobals,
+		Generated:   a.generatedFiles(),
 		ImportConst: func(fn *types.Func) (string, bool) {
 			var c effects.ConstString
 			if a.pass.ImportObjectFact(fn, &c) {

@@ -39,6 +39,9 @@ func (e *Engine) callValue(v ssa.Value, args []ssa.Value, pos token.Pos, fr *fra
 	if fs.fromStd {
 		e.funcArgs(args, pos, fr, out)
 	}
+	for _, w := range fs.wrapped {
+		e.callArg(w.v, pos, w.fr, out)
+	}
 	if fs.unresolved {
 		out.add(e.dynamic(pos, false, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
@@ -107,9 +110,6 @@ func (e *Engine) callStaticIn(fn *ssa.Function, value ssa.Value, valueFr *frame,
 	case isModelled(pkg.Path()):
 		e.funcArgs(args, pos, fr, out)
 	case pkg == e.Pkg:
-		if fn.Origin() != nil {
-			fn = fn.Origin()
-		}
 		e.instantiate(e.local(fn), args, pos, fr, out)
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
@@ -224,6 +224,9 @@ func (e *Engine) callArg(v ssa.Value, pos token.Pos, fr *frame, out *collector) 
 	}
 	for _, rc := range fs.returned {
 		e.instantiateReturned(rc, nil, pos, fr, out)
+	}
+	for _, w := range fs.wrapped {
+		e.callArg(w.v, pos, w.fr, out)
 	}
 	for _, i := range fs.params {
 		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})

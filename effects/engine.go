@@ -53,6 +53,10 @@ type Engine struct {
 	Contract func(m *types.Func) *Contract
 	// Generated holds the package's generated files, by name.
 	Generated map[string]bool
+	// InitGlobals are the package's variables that only their declaration
+	// sets, with the value (see InitGlobals); a function value read from one
+	// resolves to it.
+	InitGlobals map[*ssa.Global]ssa.Value
 	// GlobalConst returns the value of a package-level string variable
 	// that nothing but its declaration sets (see ConstGlobals).
 	GlobalConst func(v *types.Var) (string, bool)
@@ -160,7 +164,9 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 const maxRounds = 8
 
 func (e *Engine) local(fn *ssa.Function) *Summary {
-	if o := fn.Origin(); o != nil {
+	// An instance of a generic function of the package is summarised on
+	// its own body, where calls on its type arguments are static.
+	if o := fn.Origin(); o != nil && len(fn.Blocks) == 0 {
 		fn = o
 	}
 	switch e.state[fn] {

@@ -42,6 +42,16 @@ var benignInterfaces = map[string]bool{
 	// A web framework's request context reads the request and writes the
 	// response, like http.ResponseWriter.
 	"github.com/labstack/echo/v4.Context": true,
+	// The frameworks' and loggers' own interfaces: response writers and
+	// log sinks, not effect sinks.
+	"github.com/labstack/echo/v4.Logger":      true,
+	"github.com/gin-gonic/gin.ResponseWriter": true,
+	"go.uber.org/zap/zapcore.Core":            true,
+	"go.uber.org/zap/zapcore.ObjectEncoder":   true,
+	"go.uber.org/zap/zapcore.ArrayEncoder":    true,
+	"github.com/go-logr/logr.LogSink":         true,
+	"log/slog.Handler":                        true,
+	"io/fs.*":                                 true,
 }
 
 // sinkInterfaces are never benign: their implementations are effect

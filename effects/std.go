@@ -70,10 +70,11 @@ var handleTypes = map[string]bool{
 
 func isHandle(t types.Type) bool { return handleTypes[qualifiedName(t)] }
 
-// ConstGlobals finds the package-level string variables of pkg that only
-// their declaration sets to a constant, and so read like constants.
-func ConstGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*types.Var]string {
-	values := map[*ssa.Global]string{}
+// InitGlobals finds the package-level variables of pkg that only their
+// declaration sets (one store, in the package initializer, and no other
+// use than reads), with the value stored: they read like constants.
+func InitGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*ssa.Global]ssa.Value {
+	values := map[*ssa.Global]ssa.Value{}
 	bad := map[*ssa.Global]bool{}
 	all := append([]*ssa.Function(nil), fns...)
 	if init := pkg.Func("init"); init != nil {
@@ -83,28 +84,37 @@ func ConstGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*types.Var]string {
 		var ops [8]*ssa.Value
 		for _, op := range instr.Operands(ops[:0]) {
 			g, ok := (*op).(*ssa.Global)
-			if !ok || g.Pkg != pkg || !isString(g.Type().(*types.Pointer).Elem()) {
+			if !ok || g.Pkg != pkg {
 				continue
 			}
 			switch instr := instr.(type) {
 			case *ssa.UnOp: // a read
 			case *ssa.Store:
-				c, isConst := instr.Val.(*ssa.Const)
 				_, done := values[g]
-				if fn.Name() != "init" || !isConst || c.Value == nil || c.Value.Kind() != constant.String || done || instr.Addr != g {
+				if fn.Name() != "init" || fn.Parent() != nil || done || instr.Addr != g {
 					bad[g] = true
 					continue
 				}
-				values[g] = constant.StringVal(c.Value)
+				values[g] = instr.Val
 			default: // its address escapes
 				bad[g] = true
 			}
 		}
 	})
+	for g := range bad {
+		delete(values, g)
+	}
+	return values
+}
+
+// ConstGlobals selects, from InitGlobals, the string variables set to a
+// constant.
+func ConstGlobals(init map[*ssa.Global]ssa.Value) map[*types.Var]string {
 	out := map[*types.Var]string{}
-	for g, v := range values {
-		if obj, ok := g.Object().(*types.Var); ok && !bad[g] {
-			out[obj] = v
+	for g, v := range init {
+		c, ok := v.(*ssa.Const)
+		if obj, isVar := g.Object().(*types.Var); isVar && ok && c.Value != nil && c.Value.Kind() == constant.String {
+			out[obj] = constant.StringVal(c.Value)
 		}
 	}
 	return out
@@ -124,8 +134,13 @@ func detachedFunc(i int) model {
 		if i < len(c.args) {
 			e.callArg(c.args[i], c.pos, c.fr, sub)
 		}
-		c.out.add(Effect{Kind: Detached, Reason: "starts a detached goroutine (" + c.fn.Pkg().Name() + "." + c.fn.Name() + ")",
-			Pos: e.pos(c.pos), Module: e.Module, Local: len(sub.effects)+len(sub.pending) == 0})
+		// The goroutine is the standard library's: like a goroutine in a
+		// dependency, it is detached when its work has any effect or
+		// unprovable site (a CancelFunc or a log line is not).
+		if len(sub.effects)+len(sub.pending) > 0 {
+			c.out.add(Effect{Kind: Detached, Reason: "starts a detached goroutine (" + c.fn.Pkg().Name() + "." + c.fn.Name() + ")",
+				Pos: e.pos(c.pos), Module: e.Module})
+		}
 		c.out.merge(sub)
 	}
 }

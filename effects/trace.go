@@ -233,6 +233,7 @@ func isBytes(t types.Type) bool {
 type funcSet struct {
 	callables  []callable
 	returned   []returned // function values returned by another package's function
+	wrapped    []binding  // function arguments of the standard-library call that made the value
 	params     []int      // parameters of the root function it may be
 	fromStd    bool       // a function value made by the standard library
 	unresolved bool
@@ -306,6 +307,17 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 		fs.unresolved = true
 	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+			// var validate = sync.OnceValue(...), var now = time.Now
+			if val, ok := e.InitGlobals[g]; ok && e.Prog != nil {
+				if init := g.Pkg.Func("init"); init != nil {
+					e.collectFuncs(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, fs, depth+1)
+					return
+				}
+			}
+			fs.unresolved = true
+			return
+		}
 		stores := storedValues(v.X, fr)
 		if v.Op != token.MUL || len(stores) == 0 {
 			fs.unresolved = true
@@ -316,7 +328,15 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 	case *ssa.Call:
 		if e.isStdCall(v) {
+			// sync.OnceFunc(f) and friends call f when their result is
+			// called: the function arguments of the call that made the
+			// value count at its call.
 			fs.fromStd = true
+			for _, a := range v.Call.Args {
+				if _, ok := a.Type().Underlying().(*types.Signature); ok {
+					fs.wrapped = append(fs.wrapped, binding{a, fr})
+				}
+			}
 			return
 		}
 		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) {

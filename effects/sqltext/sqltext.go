@@ -116,18 +116,19 @@ type scope struct {
 	parent *scope
 	name   string
 	table  string
+	bound  []string // columns the CTE's own WHERE binds (a SELECT body)
 }
 
-func (s *scope) lookup(name string) (string, bool) {
+func (s *scope) lookup(name string) (*scope, bool) {
 	if strings.Contains(name, ".") {
-		return "", false
+		return nil, false
 	}
 	for ; s != nil; s = s.parent {
 		if s.name == name {
-			return s.table, true
+			return s, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 type parser struct {
@@ -435,6 +436,9 @@ func (p *parser) with(lo, hi int, sc *scope) (*scope, int) {
 			p.dcte = true
 		}
 		sc = &scope{parent: sc, name: nm, table: in.table}
+		if in.kind == Select {
+			sc.bound = in.bound
+		}
 		i = p.after(i, hi)
 		if p.word(i, hi, "search", "cycle") {
 			for i < hi && !p.is(i, hi, tComma) && !p.word(i, hi, "select", "insert", "update", "delete", "merge", "values", "table") {
@@ -512,6 +516,9 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 		for _, it := range r.items {
 			if it.tableOf != "" {
 				res.table, res.tableOpen = it.tableOf, it.open
+				// Reading through a CTE or subquery: its own WHERE
+				// scopes the table too.
+				res.bound = append(slices.Clone(res.bound), it.bound...)
 				break
 			}
 		}
@@ -528,8 +535,8 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 			return info{kind: Select}
 		}
 		res := info{kind: Select, tableOpen: p.nameOpen(j)}
-		if t, ok := sc.lookup(name); ok {
-			res.table = t
+		if cte, ok := sc.lookup(name); ok {
+			res.table, res.bound = cte.table, cte.bound
 		} else {
 			res.table = name
 			p.addRead(name)
@@ -599,6 +606,9 @@ type fromItem struct {
 	tableOf string // the table the item stands for: the table, a CTE's or subquery's first table
 	isTable bool   // the item names a real table (not a CTE)
 	open    bool   // the name may continue past the known text
+	// bound: for a CTE or subquery, the columns its own WHERE binds; the
+	// table it reads is scoped there as well as by the outer WHERE.
+	bound []string
 }
 
 var joinWords = setOf("join", "inner", "left", "right", "full", "cross", "natural", "straight_join")
@@ -619,7 +629,11 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 				e := p.end(i, hi)
 				if p.isQueryStart(i+1, e) {
 					in := p.stmt(i+1, e, sc)
-					items = append(items, fromItem{tableOf: in.table, open: in.tableOpen})
+					it := fromItem{tableOf: in.table, open: in.tableOpen}
+					if in.kind == Select {
+						it.bound = in.bound
+					}
+					items = append(items, it)
 				} else {
 					items = append(items, p.fromList(i+1, e, sc, record)...)
 				}
@@ -636,8 +650,8 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 					break
 				}
 				it := fromItem{name: name, open: p.nameOpen(j)}
-				if tab, ok := sc.lookup(name); ok {
-					it.tableOf = tab
+				if cte, ok := sc.lookup(name); ok {
+					it.tableOf, it.bound = cte.table, cte.bound
 				} else if !(name == "dual" && t.kind == tIdent) {
 					it.tableOf, it.isTable = name, true
 					if record {

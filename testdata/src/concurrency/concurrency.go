@@ -81,3 +81,11 @@ func (s *Server) flush() {}
 func (s *Server) ThroughHelper(ctx context.Context) {
 	s.kick() // want `ThroughHelper starts a detached goroutine; .* \(at \S+concurrency.go:\d+\)`
 }
+
+//agent:operable grant=Syncer
+func (s *Server) Deadline(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	t := time.AfterFunc(time.Second, cancel)
+	defer t.Stop()
+	s.db.ExecContext(ctx, "INSERT INTO events (tenant_id) VALUES ($1)", 1)
+}

@@ -11,7 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/gin-gonic/gin"
 	"github.com/labstack/echo/v4"
 
 	"github.com/authvet/authvet/grant"
@@ -224,4 +226,74 @@ func (s *Server) EchoHandler(c echo.Context) error {
 		return c.String(http.StatusOK, id)
 	}
 	return c.JSON(http.StatusOK, map[string]string{"id": id})
+}
+
+// Generic helpers: a method call on a type parameter is static once the
+// package's instance is built.
+type validator interface{ Validate() error }
+
+type okReq struct{}
+
+func (okReq) Validate() error { return nil }
+
+type badReq struct{ s *Server }
+
+func (b badReq) Validate() error {
+	_, err := b.s.db.Exec("INSERT INTO secrets (tenant_id) VALUES (1)")
+	return err
+}
+
+func validateAll[T validator](xs []T) error {
+	for _, x := range xs {
+		if err := x.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+//agent:operable grant=Notes
+func (s *Server) GenericOK(ctx context.Context) error {
+	return validateAll([]okReq{{}})
+}
+
+//agent:operable grant=Notes
+func (s *Server) GenericWrites(ctx context.Context) error {
+	return validateAll([]badReq{{s: s}}) // want `GenericWrites writes "secrets"`
+}
+
+// Function values in package variables set only by their declaration,
+// and the standard library's wrappers around a function.
+var limits = sync.OnceValue(func() map[string]int { return map[string]int{"pro": 10} })
+
+var now = time.Now
+
+var warm = sync.OnceFunc(func() {
+	globalDB.Exec("INSERT INTO secrets (tenant_id) VALUES (1)")
+})
+
+var globalDB *sql.DB
+
+//agent:operable grant=Notes
+func (s *Server) OnceValueGlobal(ctx context.Context) int {
+	_ = now()
+	return limits()["pro"]
+}
+
+//agent:operable grant=Notes
+func (s *Server) OnceFuncWrites(ctx context.Context) {
+	warm() // want `OnceFuncWrites writes "secrets"`
+	local := sync.OnceFunc(func() {
+		s.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2) // want `OnceFuncWrites writes "secrets"`
+	})
+	local()
+}
+
+// Gin handlers call the framework's ResponseWriter interface; it is benign.
+//
+//agent:operable grant=Notes
+func (s *Server) GinHandler(c *gin.Context) {
+	c.Writer.WriteString("ok")
+	_ = c.Writer.Status() + c.Writer.Size()
+	c.JSON(http.StatusOK, nil)
 }
