@@ -123,6 +123,9 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if !sink && (e.isBenign(decl) || e.isBenign(static)) {
 		return
 	}
+	if e.devirtualize(c, pos, fr, out) {
+		return
+	}
 	iface := static
 	if iface == "" {
 		iface = decl

@@ -64,7 +64,23 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return s
 	case *ssa.ChangeType:
 		return e.trace(v.X, fr, h)
+	case *ssa.Field:
+		if bs, ok := e.fieldValues(v, fr); ok {
+			var s Str
+			for _, b := range bs {
+				s = unionStr(s, e.trace(b.v, b.fr, h))
+			}
+			return s
+		}
+		return unknownStr()
 	case *ssa.UnOp:
+		if bs, ok := e.fieldValues(v, fr); ok {
+			var s Str
+			for _, b := range bs {
+				s = unionStr(s, e.trace(b.v, b.fr, h))
+			}
+			return s
+		}
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && h == handleString {
 			// A package-level string variable that only its declaration
 			// sets reads like a constant.
@@ -306,7 +322,22 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			}
 		}
 		fs.unresolved = true
+	case *ssa.Field:
+		bs, ok := e.fieldValues(v, fr)
+		if !ok {
+			fs.unresolved = true
+			return
+		}
+		for _, b := range bs {
+			e.collectFuncs(b.v, b.fr, fs, depth+1)
+		}
 	case *ssa.UnOp:
+		if bs, ok := e.fieldValues(v, fr); ok {
+			for _, b := range bs {
+				e.collectFuncs(b.v, b.fr, fs, depth+1)
+			}
+			return
+		}
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			// var validate = sync.OnceValue(...), var now = time.Now
 			if val, ok := e.InitGlobals[g]; ok && e.Prog != nil {

@@ -297,3 +297,59 @@ func (s *Server) GinHandler(c *gin.Context) {
 	_ = c.Writer.Status() + c.Writer.Size()
 	c.JSON(http.StatusOK, nil)
 }
+
+// Interface values whose concrete values the analysis can see are
+// resolved: a conversion here, in a helper of the package, or a value the
+// standard library made.
+type secretStore struct{ s *Server }
+
+func (ss *secretStore) Save(ctx context.Context, note string) error {
+	_, err := ss.s.db.ExecContext(ctx, "INSERT INTO secrets (tenant_id, body) VALUES ($1, $2)", 1, note)
+	return err
+}
+
+type noteStore struct{ s *Server }
+
+func (ns noteStore) Save(ctx context.Context, note string) error {
+	_, err := ns.s.db.ExecContext(ctx, "INSERT INTO notes (tenant_id, body) VALUES ($1, $2)", 1, note)
+	return err
+}
+
+func (s *Server) pick(secret bool) Store {
+	if secret {
+		return &secretStore{s: s}
+	}
+	return noteStore{s: s}
+}
+
+//agent:operable grant=Notes
+func (s *Server) LocalConversion(ctx context.Context) error {
+	var st Store = noteStore{s: s}
+	return st.Save(ctx, "x")
+}
+
+//agent:operable grant=Notes
+func (s *Server) ThroughHelperConversion(ctx context.Context, secret bool) error {
+	return s.pick(secret).Save(ctx, "x") // want `ThroughHelperConversion writes "secrets"`
+}
+
+type logged struct{ next http.Handler }
+
+func (l logged) ServeHTTP(w http.ResponseWriter, r *http.Request) { l.next.ServeHTTP(w, r) }
+
+func wrap(h http.Handler) http.Handler { return logged{next: h} }
+
+func (s *Server) inner(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2)
+}
+
+func (s *Server) innerOK(w http.ResponseWriter, r *http.Request) {
+	io.WriteString(w, "ok")
+}
+
+//agent:operable grant=Notes
+func (s *Server) Middleware(w http.ResponseWriter, r *http.Request) {
+	wrap(http.HandlerFunc(s.innerOK)).ServeHTTP(w, r)
+	wrap(http.HandlerFunc(s.inner)).ServeHTTP(w, r) // want `Middleware writes "secrets"`
+	http.FileServer(http.Dir("static")).ServeHTTP(w, r)
+}

@@ -188,3 +188,23 @@ func (s *Server) GlobalSQL(w http.ResponseWriter, r *http.Request) {
 	s.db.Exec(insertLedger, 1) // want `GlobalSQL writes "ledger"`
 	s.db.Exec(mutable, 1)      // want `GlobalSQL runs SQL text that is not constant`
 }
+
+// Fields of a struct built here are read back; once the struct is handed
+// to code that could change it, they are not.
+type stmt struct {
+	sql  string
+	args []any
+}
+
+func mutate(s *stmt) { s.sql = "DELETE FROM refunds" }
+
+//agent:operable grant=RefundDrafter
+func (s *Server) FieldSQL(w http.ResponseWriter, r *http.Request) {
+	q := stmt{sql: "INSERT INTO ledger (tenant_id) VALUES ($1)", args: []any{1}}
+	s.db.Exec(q.sql, q.args...) // want `FieldSQL writes "ledger"`
+	p := &stmt{sql: "INSERT INTO refunds (tenant_id) VALUES ($1)"}
+	s.db.Exec(p.sql, 1)
+	e := &stmt{sql: "INSERT INTO refunds (tenant_id) VALUES ($1)"}
+	mutate(e)
+	s.db.Exec(e.sql, 1) // want `FieldSQL runs SQL text that is not constant`
+}
