@@ -365,7 +365,31 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 		}
 	}
 	sum := out.summary(Position{}, module)
-	return sum.Effects
+	return unsafeSideWins(sum.Effects)
+}
+
+// unsafeSideWins drops a bounded write that an unbounded write of the same
+// table at the same site subsumes: where the paths join, the unsafe side
+// wins, and the site is one effect.
+func unsafeSideWins(effs []Effect) []Effect {
+	type site struct {
+		report, pos Position
+		subject     string
+	}
+	unbounded := map[site]bool{}
+	for _, e := range effs {
+		if e.Kind == UnboundedWrite {
+			unbounded[site{e.Report(), e.Pos, e.Subject}] = true
+		}
+	}
+	out := effs[:0]
+	for _, e := range effs {
+		if e.Kind == Write && unbounded[site{e.Report(), e.Pos, e.Subject}] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // funcObject returns the declared function or method behind fn.

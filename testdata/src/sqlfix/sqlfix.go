@@ -208,3 +208,14 @@ func (s *Server) FieldSQL(w http.ResponseWriter, r *http.Request) {
 	mutate(e)
 	s.db.Exec(e.sql, 1) // want `FieldSQL runs SQL text that is not constant`
 }
+
+var Strict = grant.Grant{Reversibility: grant.Compensable, TenantScope: grant.CrossTenant}
+
+//agent:operable grant=Strict
+func (s *Server) JoinUnsafeWins(w http.ResponseWriter, r *http.Request) {
+	q := "DELETE FROM sessions WHERE id = $1"
+	if r.FormValue("all") != "" {
+		q = "DELETE FROM sessions"
+	}
+	s.db.Exec(q, 1) // want `JoinUnsafeWins writes every row of "sessions"`
+}
