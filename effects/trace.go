@@ -221,6 +221,9 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 		if f, ok := stringModels[staticKey(v.Call)]; ok {
 			return f(e, v.Call.Args, fr)
 		}
+		if c, ok := e.constCall(v.Call); ok {
+			return litStr(c) // "INSERT INTO " + m.TableName()
+		}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
 			if f, ok := extractStringModels[staticKey(call.Call)]; ok {
@@ -229,6 +232,26 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 		}
 	}
 	return unknownStr()
+}
+
+// constCall evaluates a static call to a function that always returns
+// one constant string: in this package from its body, elsewhere from its
+// ConstString fact.
+func (e *Engine) constCall(c ssa.CallCommon) (string, bool) {
+	if c.IsInvoke() {
+		return "", false
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		return "", false
+	}
+	if len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == e.Pkg {
+		return ConstResult(fn)
+	}
+	if obj := funcObject(fn); obj != nil && obj.Pkg() != e.Pkg && e.ImportConst != nil {
+		return e.ImportConst(obj)
+	}
+	return "", false
 }
 
 func isString(t types.Type) bool {

@@ -219,3 +219,25 @@ func (s *Server) JoinUnsafeWins(w http.ResponseWriter, r *http.Request) {
 	}
 	s.db.Exec(q, 1) // want `JoinUnsafeWins writes every row of "sessions"`
 }
+
+// Table names from methods that return a constant.
+type Ledger struct{}
+
+func (Ledger) TableName() string { return "ledger" }
+
+type Refund struct{}
+
+func (Refund) TableName() string { return "refunds" }
+
+type model interface{ TableName() string }
+
+func insert[M model](s *Server, m M) {
+	s.db.Exec("INSERT INTO "+m.TableName()+" (tenant_id) VALUES ($1)", 1)
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) ConstMethodTable(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec("INSERT INTO "+Refund{}.TableName()+" (tenant_id) VALUES ($1)", 1)
+	insert(s, Refund{})
+	insert(s, Ledger{}) // want `ConstMethodTable writes "ledger"`
+}
