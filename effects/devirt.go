@@ -212,20 +212,10 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		*out = append(*out, t)
 		return true
 	}
-	callee := call.Call.StaticCallee()
-	if callee == nil || len(callee.Blocks) == 0 || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg {
-		return false
-	}
-	var free []binding
-	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
-		for _, b := range mc.Bindings {
-			free = append(free, binding{b, fr})
-		}
-	}
-	cf := &frame{fn: callee, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+	cf, rets := e.localReturns(call, fr)
 	found := false
-	for _, b := range callee.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+	for _, ret := range rets {
+		if i < len(ret.Results) {
 			if !e.concretes(ret.Results[i], cf, depth+1, out) {
 				return false
 			}

@@ -66,20 +66,12 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.trace(v.X, fr, h)
 	case *ssa.Field:
 		if bs, ok := e.fieldValues(v, fr); ok {
-			var s Str
-			for _, b := range bs {
-				s = unionStr(s, e.trace(b.v, b.fr, h))
-			}
-			return s
+			return e.traceAll(bs, h)
 		}
 		return unknownStr()
 	case *ssa.UnOp:
 		if bs, ok := e.fieldValues(v, fr); ok {
-			var s Str
-			for _, b := range bs {
-				s = unionStr(s, e.trace(b.v, b.fr, h))
-			}
-			return s
+			return e.traceAll(bs, h)
 		}
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && h == handleString {
 			// A package-level string variable that only its declaration
@@ -118,6 +110,15 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.asynqTask(v, fr)
 	}
 	return unknownStr()
+}
+
+// traceAll unions the traces of bs.
+func (e *Engine) traceAll(bs []binding, h uint8) Str {
+	var s Str
+	for _, b := range bs {
+		s = unionStr(s, e.trace(b.v, b.fr, h))
+	}
+	return s
 }
 
 // enter marks v as being traced in fr. It reports false when v already
@@ -412,17 +413,16 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	}
 }
 
-// returnedFuncs resolves the function value that result i of call
-// returns, when the callee's body is in this package (an iterator
-// constructor, a func factory): each returned value is resolved in a
-// frame of the callee bound to the call's arguments.
-func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+// localReturns gives, for a static call to a function of this package,
+// a frame of the callee bound to the call's arguments and the callee's
+// return instructions; nil otherwise.
+func (e *Engine) localReturns(call *ssa.Call, fr *frame) (*frame, []*ssa.Return) {
 	if call.Call.IsInvoke() {
-		return false
+		return nil, nil
 	}
 	callee := call.Call.StaticCallee()
 	if callee == nil || len(callee.Blocks) == 0 || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg {
-		return false
+		return nil, nil
 	}
 	var free []binding
 	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
@@ -431,9 +431,24 @@ func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, de
 		}
 	}
 	cf := &frame{fn: callee, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
-	found := false
+	var rets []*ssa.Return
 	for _, b := range callee.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			rets = append(rets, ret)
+		}
+	}
+	return cf, rets
+}
+
+// returnedFuncs resolves the function value that result i of call
+// returns, when the callee's body is in this package (an iterator
+// constructor, a func factory): each returned value is resolved in a
+// frame of the callee bound to the call's arguments.
+func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+	cf, rets := e.localReturns(call, fr)
+	found := false
+	for _, ret := range rets {
+		if i < len(ret.Results) {
 			e.collectFuncs(ret.Results[i], cf, fs, depth+1)
 			found = true
 		}
