@@ -247,7 +247,7 @@ func (e *Engine) instantiate(s *Summary, args []ssa.Value, pos token.Pos, fr *fr
 
 // instantiateWith adds summary s at the call at pos: sub gives the value
 // of each parameter part, callParam resolves each called callback.
-func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub func(int, uint8) Str, callParam func(Pending, *collector)) {
+func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub func(Part) Str, callParam func(Pending, *collector)) {
 	if s.Empty() {
 		return
 	}
@@ -258,7 +258,7 @@ func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub 
 	}
 	for _, p := range s.Pending {
 		p.Via = append([]Position{at}, p.Via...)
-		if p.Op == OpCallParam {
+		if p.Op == OpCallParam || p.Op == OpCallMethod {
 			callParam(p, out)
 			continue
 		}
@@ -273,11 +273,12 @@ func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub 
 func (e *Engine) instantiateReturned(rc returned, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
 	outer := e.substFunc(rc.callArgs, rc.callFr)
 	inner := e.substFunc(args, fr)
-	sub := func(i int, h uint8) Str {
-		if i >= retBase {
-			return inner(i-retBase, h)
+	sub := func(p Part) Str {
+		if p.Param-1 >= retBase {
+			p.Param -= retBase
+			return inner(p)
 		}
-		return outer(i, h)
+		return outer(p)
 	}
 	e.instantiateWith(rc.sum, pos, out, sub, func(p Pending, out *collector) {
 		if p.Param >= retBase {
@@ -292,7 +293,28 @@ func (e *Engine) instantiateReturned(rc returned, args []ssa.Value, pos token.Po
 // to the closure or function the caller passes.
 func (e *Engine) callParam(p Pending, args []ssa.Value, i int, pos token.Pos, fr *frame, out *collector) {
 	sub := newCollector()
-	if i < len(args) {
+	if p.Op == OpCallMethod {
+		if i < len(args) {
+			// Still a parameter here: pass the question up to our callers.
+			if q, ok := args[i].(*ssa.Parameter); ok && (fr.root || fr.retParams) && fr.args == nil {
+				if idx := paramIndex(fr.fn, q); idx >= 0 {
+					if fr.retParams {
+						idx += retBase
+					}
+					p.Param = idx
+					out.addPending(p)
+					return
+				}
+			}
+		}
+		if i >= len(args) || !e.callMethodOn(args[i], fr, p.Name, pos, sub) {
+			if !p.Discharged {
+				eff := e.dynamic(pos, p.Sink, p.Reason, dynamicFix)
+				eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
+				sub.add(eff)
+			}
+		}
+	} else if i < len(args) {
 		e.callArg(args[i], pos, fr, sub)
 	} else if !p.Discharged {
 		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
@@ -316,12 +338,16 @@ func (e *Engine) callParam(p Pending, args []ssa.Value, i int, pos token.Pos, fr
 
 // substFunc evaluates parameter parts of a callee's pending site with the
 // call's arguments.
-func (e *Engine) substFunc(args []ssa.Value, fr *frame) func(int, uint8) Str {
-	return func(i int, h uint8) Str {
+func (e *Engine) substFunc(args []ssa.Value, fr *frame) func(Part) Str {
+	return func(p Part) Str {
+		i := p.Param - 1
 		if i >= len(args) {
 			return unknownStr()
 		}
-		return e.trace(args[i], fr, h)
+		if p.Handle == handleMethod {
+			return e.methodResult(args[i], fr, p.Lit)
+		}
+		return e.trace(args[i], fr, p.Handle)
 	}
 }
 
@@ -348,8 +374,17 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 			}
 			out.add(eff)
 		}
-		unknown := func(int, uint8) Str { return unknownStr() }
+		unknown := func(Part) Str { return unknownStr() }
 		for _, p := range s.Pending {
+			if p.Op == OpCallMethod {
+				if !p.Discharged {
+					eff := Effect{Kind: Unprovable, Reason: p.Reason, Fix: dynamicFix, Pos: p.Pos, Via: p.Via, Module: p.Module, Local: !p.Sink}
+					if !(eff.Local && eff.Module != module) {
+						out.add(eff)
+					}
+				}
+				continue
+			}
 			if p.Op == OpCallParam {
 				if !p.Discharged {
 					out.add(Effect{Kind: Unprovable, Reason: "calls a function-valued parameter, whose callee the analysis cannot see",

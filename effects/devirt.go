@@ -83,11 +83,15 @@ func (e *Engine) callBound(fn *ssa.Function, bs []binding, pos token.Pos, fr *fr
 	case obj.Pkg() == e.Pkg && len(fn.Blocks) > 0:
 		e.inline(fn, bs, nil, pos, fr, out)
 	case e.Analysed != nil && e.Analysed(obj.Pkg()) && !isModelled(obj.Pkg().Path()) && e.Import != nil:
-		sub := func(i int, h uint8) Str {
-			if i < len(bs) {
-				return e.trace(bs[i].v, bs[i].fr, h)
+		sub := func(p Part) Str {
+			i := p.Param - 1
+			if i >= len(bs) {
+				return unknownStr()
 			}
-			return unknownStr()
+			if p.Handle == handleMethod {
+				return e.methodResult(bs[i].v, bs[i].fr, p.Lit)
+			}
+			return e.trace(bs[i].v, bs[i].fr, p.Handle)
 		}
 		e.instantiateWith(e.Import(obj), pos, out, sub, func(p Pending, out *collector) {
 			if p.Param < len(bs) {

@@ -126,10 +126,11 @@ type Op uint8
 
 // Pending operations.
 const (
-	OpSQL       Op = iota + 1 // SQL text reaches a database call
-	OpURL                     // a URL reaches an HTTP request
-	OpSubject                 // the subject of a configured sink (Kind says which)
-	OpCallParam               // the function-valued parameter Param is called
+	OpSQL        Op = iota + 1 // SQL text reaches a database call
+	OpURL                      // a URL reaches an HTTP request
+	OpSubject                  // the subject of a configured sink (Kind says which)
+	OpCallParam                // the function-valued parameter Param is called
+	OpCallMethod               // method Name is called on the interface-typed parameter Param
 )
 
 // Pending is a site whose subject is a function of the holder's parameters.
@@ -138,7 +139,10 @@ type Pending struct {
 	Kind   string     // OpSubject: the effect kind
 	Text   Str        // SQL text, URL, or subject, in terms of parameters
 	Method Str        // OpURL: the HTTP method
-	Param  int        // OpCallParam: the parameter called
+	Param  int        // OpCallParam, OpCallMethod: the parameter called
+	Name   string     // OpCallMethod: the method
+	Reason string     // OpCallMethod: why the call is unprovable if it stays unresolved
+	Sink   bool       // OpCallMethod: the interface may be an effect sink (never local)
 	Prov   Provenance // of the resolved effect; Syntactic when empty
 	Pos    Position
 	Via    []Position
@@ -150,7 +154,7 @@ type Pending struct {
 }
 
 func (p *Pending) key() string {
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%v%v", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Pos, p.Discharged, p.Scoped)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped)
 }
 
 // Summary is the effect summary of one function: what calling it can do,

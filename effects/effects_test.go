@@ -10,9 +10,9 @@ func TestStrConcatAndSubst(t *testing.T) {
 	if !s.hasParam() {
 		t.Fatalf("%s: want a parameter part", s)
 	}
-	got := s.subst(func(i int, h uint8) Str {
-		if i != 0 || h != handleString {
-			t.Fatalf("subst asked for param %d handle %d", i, h)
+	got := s.subst(func(p Part) Str {
+		if p.Param != 1 || p.Handle != handleString {
+			t.Fatalf("subst asked for param %d handle %d", p.Param-1, p.Handle)
 		}
 		return unionStr(litStr("notes"), litStr("secrets"))
 	})

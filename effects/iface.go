@@ -133,9 +133,52 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if iface == "" {
 		iface = types.TypeString(c.Value.Type(), func(p *types.Package) string { return p.Name() })
 	}
-	out.add(e.dynamic(pos, sink,
-		fmt.Sprintf("calls %s through the interface %s, which the analysis cannot resolve to analysable bodies", m.Name(), shortName(iface)),
-		"declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces"))
+	reason := fmt.Sprintf("calls %s through the interface %s, which the analysis cannot resolve to analysable bodies", m.Name(), shortName(iface))
+	// On a parameter of the function being summarised, the caller may
+	// know the concrete value: resolve it at each call.
+	if p, ok := c.Value.(*ssa.Parameter); ok && (fr.root || fr.retParams) && fr.args == nil {
+		if idx := paramIndex(fr.fn, p); idx >= 0 {
+			if fr.retParams {
+				idx += retBase
+			}
+			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: m.Name(), Reason: reason, Sink: sink, Pos: e.pos(pos), Module: e.Module})
+			return
+		}
+	}
+	out.add(e.dynamic(pos, sink, reason, dynamicFix))
+}
+
+// dynamicFix is the fix of an unresolved call through an interface.
+const dynamicFix = "declare the statement with //agent:effect, add an effect contract to the interface method, or list the interface in benign_interfaces"
+
+// callMethodOn calls method name on the concrete values v may hold, when
+// the analysis sees them all; it reports whether it did.
+func (e *Engine) callMethodOn(v ssa.Value, fr *frame, name string, pos token.Pos, out *collector) bool {
+	var ts []target
+	if e.Prog == nil || !e.concretes(v, fr, 0, &ts) || len(ts) == 0 || len(ts) > maxTargets {
+		return false
+	}
+	fns := make([]*ssa.Function, len(ts))
+	for i, t := range ts {
+		if t.std {
+			continue // the standard library's: modelled effect-free
+		}
+		ms := e.Prog.MethodSets.MethodSet(t.x.Type())
+		for j := 0; j < ms.Len(); j++ {
+			if ms.At(j).Obj().Name() == name {
+				fns[i] = e.Prog.MethodValue(ms.At(j))
+			}
+		}
+		if fns[i] == nil {
+			return false
+		}
+	}
+	for i, fn := range fns {
+		if fn != nil {
+			e.callBound(fn, []binding{{ts[i].x, ts[i].fr}}, pos, fr, out)
+		}
+	}
+	return true
 }
 
 // shortName shortens "example.com/shop/store.Store" to "store.Store".

@@ -8,9 +8,11 @@ import (
 // Part is one piece of a symbolic string: literal text, the value of a
 // parameter of the function being summarised, or unknown runtime text.
 type Part struct {
-	Lit     string
-	Param   int   // 1-based parameter index; 0 when not a parameter
-	Handle  uint8 // what the parameter part stands for (handleString, handleStmt, ...)
+	Lit    string
+	Param  int   // 1-based parameter index; 0 when not a parameter
+	Handle uint8 // what the parameter part stands for (handleString, handleStmt, ...)
+	// Lit is literal text; for a handleMethod parameter part, the name of
+	// the method whose constant result the part stands for.
 	Unknown bool
 }
 
@@ -41,6 +43,9 @@ func (s Str) String() string {
 				b.WriteString("…")
 			case p.Param > 0:
 				b.WriteString("$param" + strconv.Itoa(p.Param-1) + "/" + strconv.Itoa(int(p.Handle)))
+				if p.Lit != "" {
+					b.WriteString("." + p.Lit + "()")
+				}
 			default:
 				b.WriteString(strconv.Quote(p.Lit))
 			}
@@ -130,7 +135,7 @@ func (s Str) hasParam() bool {
 }
 
 // subst replaces each parameter part by the value f gives it.
-func (s Str) subst(f func(i int, h uint8) Str) Str {
+func (s Str) subst(f func(p Part) Str) Str {
 	if !s.hasParam() {
 		return s
 	}
@@ -140,7 +145,7 @@ func (s Str) subst(f func(i int, h uint8) Str) Str {
 		for _, p := range alt {
 			var v Str
 			if p.Param > 0 {
-				v = f(p.Param-1, p.Handle)
+				v = f(p)
 			} else {
 				v = Str{Alts: [][]Part{{p}}}
 			}

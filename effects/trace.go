@@ -19,6 +19,7 @@ const (
 	handleReqMethod
 	handleJobArgs // a River JobArgs value: its type's Kind()
 	handleTask    // an *asynq.Task: NewTask's type name
+	handleMethod  // the constant result of a method (Part.Lit) of the value's type
 )
 
 // trace evaluates v, in frame fr, to the string it carries (handleString)
@@ -110,6 +111,53 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.asynqTask(v, fr)
 	}
 	return unknownStr()
+}
+
+// methodResult evaluates the result of calling the no-argument method
+// name on v, for the concrete types v may hold: each must have a method
+// returning one constant string. A parameter of the function being
+// summarised stays symbolic, resolved at each call.
+func (e *Engine) methodResult(v ssa.Value, fr *frame, name string) Str {
+	if p, ok := v.(*ssa.Parameter); ok && (fr.args == nil || paramIndex(fr.fn, p) >= len(fr.args)) {
+		if idx := paramIndex(fr.fn, p); idx >= 0 && (fr.root || fr.retParams) {
+			base := 0
+			if !fr.root {
+				base = retBase
+			}
+			return Str{Alts: [][]Part{{{Param: base + idx + 1, Handle: handleMethod, Lit: name}}}}
+		}
+		return unknownStr()
+	}
+	if !types.IsInterface(v.Type()) {
+		if _, isTP := v.Type().(*types.TypeParam); !isTP {
+			if c, ok := e.methodConst(v.Type(), name); ok {
+				return litStr(c)
+			}
+			return unknownStr()
+		}
+	}
+	var ts []target
+	if !e.concretes(v, fr, 0, &ts) || len(ts) == 0 {
+		// A parameter bound by an inline frame: follow the binding.
+		if p, ok := v.(*ssa.Parameter); ok {
+			if idx := paramIndex(fr.fn, p); idx >= 0 && fr.args != nil && idx < len(fr.args) {
+				return e.methodResult(fr.args[idx].v, fr.args[idx].fr, name)
+			}
+		}
+		return unknownStr()
+	}
+	var s Str
+	for _, t := range ts {
+		c, ok := "", false
+		if !t.std {
+			c, ok = e.methodConst(t.x.Type(), name)
+		}
+		if !ok {
+			return unknownStr()
+		}
+		s = unionStr(s, litStr(c))
+	}
+	return s
 }
 
 // traceAll unions the traces of bs.
@@ -224,6 +272,11 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 		}
 		if c, ok := e.constCall(v.Call); ok {
 			return litStr(c) // "INSERT INTO " + m.TableName()
+		}
+		if v.Call.IsInvoke() && len(v.Call.Args) == 0 {
+			// m.TableName() on an interface or type-parameter value: the
+			// constant result of the concrete type's method.
+			return e.methodResult(v.Call.Value, fr, v.Call.Method.Name())
 		}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {

@@ -95,3 +95,30 @@ func (s *Server) FactoryOtherPackage(ctx context.Context, db *sql.DB) error {
 	del := store.Deleter(db, "tags")
 	return del(2) // want `FactoryOtherPackage writes "tags"`
 }
+
+type Category struct{}
+
+func (Category) TableName() string { return "categories" }
+
+type Tag struct{}
+
+func (Tag) TableName() string { return "tags" }
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) ModelTables(ctx context.Context, db *sql.DB) error {
+	store.Insert(ctx, db, Category{})
+	store.Insert(ctx, db, Tag{}) // want `ModelTables writes "tags"`
+	return nil
+}
+
+// insertVia passes its model on: the table is still the caller's to say.
+func insertVia(ctx context.Context, db *sql.DB, m store.Model) error {
+	return store.Insert(ctx, db, m)
+}
+
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) ModelTablesTwoHops(ctx context.Context, db *sql.DB, m store.Model) error {
+	insertVia(ctx, db, Category{})
+	insertVia(ctx, db, Tag{})    // want `ModelTablesTwoHops writes "tags"`
+	return insertVia(ctx, db, m) // want `ModelTablesTwoHops (calls TableName through the interface store.Model|runs SQL).*\(and 1 more unprovable site through this call\)`
+}

@@ -98,3 +98,19 @@ func Deleter(db *sql.DB, table string) func(id int) error {
 		return err
 	}
 }
+
+// Model is a row type that names its table.
+type Model interface{ TableName() string }
+
+// Insert writes a row of any model: the table comes from the caller's
+// concrete type.
+func Insert(ctx context.Context, db *sql.DB, m Model) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO "+m.TableName()+" (tenant_id) VALUES ($1)", 1)
+	return err
+}
+
+// InsertOf is the generic form.
+func InsertOf[M Model](ctx context.Context, db *sql.DB, m M) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO "+m.TableName()+" (tenant_id) VALUES ($1)", 1)
+	return err
+}
