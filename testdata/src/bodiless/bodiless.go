@@ -31,3 +31,8 @@ func Purge(db *sql.DB) {
 func Reflect(f any) {
 	reflect.ValueOf(f).Call(nil) // want `Reflect calls a function through reflection`
 }
+
+//agent:operable grant=G
+func ReflectRead(v any) string {
+	return reflect.ValueOf(v).Kind().String() // reading by reflection calls nothing
+}
