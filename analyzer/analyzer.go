@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -91,16 +91,17 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if isDependency(pass) && !relevant(pass, cfg) {
-		// A third-party package that reaches no sink and declares
-		// nothing is modelled like the standard library: no SSA, no
-		// summaries, and callbacks handed to it count at the call.
-		return nil, nil
-	}
-	pass.ExportPackageFact(&analysedFact{})
 	if err := checkSinks(pass, cfg); err != nil {
 		return nil, err
 	}
+	if !relevant(pass, cfg) {
+		// A package that can reach no sink by itself is modelled like
+		// the standard library: no SSA, no summaries; what it is handed
+		// counts at the call (relevance.go).
+		exportRetains(pass)
+		return nil, nil
+	}
+	pass.ExportPackageFact(&analysedFact{})
 	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}}
 	if pass.Module != nil {
 		a.module = pass.Module.Path
@@ -212,6 +213,14 @@ func (a *run) analyse() {
 		Analysed: func(p *types.Package) bool {
 			return a.pass.ImportPackageFact(p, new(analysedFact))
 		},
+		Retains: func(fn *types.Func, i int) bool {
+			var f RetainsFact
+			if fn.Pkg() == a.pass.Pkg || !a.pass.ImportObjectFact(fn, &f) {
+				return false
+			}
+			return slices.Contains(f.Params, i)
+		},
+		LocalSource: localSource(a.pass),
 	}
 	sums := eng.Summaries(fns)
 	for _, fn := range fns {
@@ -226,7 +235,7 @@ func (a *run) analyse() {
 		if fn == nil {
 			continue
 		}
-		a.checkHandler(h, eng, sums[fn])
+		a.checkHandler(h, eng, eng.HandlerSummary(fn))
 	}
 }
 
@@ -285,53 +294,6 @@ func checkSinks(pass *analysis.Pass, cfg *config.Config) error {
 		}
 	}
 	return nil
-}
-
-// isDependency reports whether the package belongs to a versioned
-// module other than the one being developed (go vet and go/packages give
-// the main module, and directory replacements, no version).
-func isDependency(pass *analysis.Pass) bool {
-	return pass.Module != nil && pass.Module.Version != "" && !pass.Module.Main
-}
-
-// sinkPackages are the packages whose import makes a dependency worth
-// analysing: the modelled libraries, and authvet's own grant package.
-var sinkPackages = map[string]bool{
-	"database/sql":                    true,
-	"net/http":                        true,
-	"github.com/jackc/pgx/v5":         true,
-	"github.com/jackc/pgx/v5/pgxpool": true,
-	"github.com/jmoiron/sqlx":         true,
-	"gorm.io/gorm":                    true,
-	"github.com/riverqueue/river":     true,
-	"github.com/hibiken/asynq":        true,
-	grantPkgPath:                      true,
-}
-
-// relevant reports whether a dependency package can have effects a
-// handler would see: it imports a sink package or a package that was
-// analysed, a configured sink's package, or carries authvet directives.
-func relevant(pass *analysis.Pass, cfg *config.Config) bool {
-	for _, imp := range pass.Pkg.Imports() {
-		if sinkPackages[imp.Path()] || pass.ImportPackageFact(imp, new(analysedFact)) {
-			return true
-		}
-		for _, s := range cfg.Sinks {
-			if s.PkgPath == imp.Path() {
-				return true
-			}
-		}
-	}
-	for _, f := range pass.Files {
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				if strings.HasPrefix(c.Text, "//agent:") {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // isStandard reports whether the pass is over a standard-library package:

@@ -115,13 +115,33 @@ func (a *run) readDirectives() {
 					if !a.checkDeclared(c, h) {
 						continue
 					}
-					a.hatches = append(a.hatches, toHatch(stmt, h))
+					eh := toHatch(stmt, h)
+					eh.Fn = enclosingFunc(f, stmt.Pos())
+					a.hatches = append(a.hatches, eh)
 				default:
 					a.reportf(c, "directive", "agent authority: unknown directive //agent:%s; authvet knows //agent:operable and //agent:effect", strings.Fields(rest + " ")[0])
 				}
 			}
 		}
 	}
+}
+
+// enclosingFunc returns the position of the innermost function
+// declaration or literal that holds pos: a hatch covers its statement
+// there, not in a closure the statement defines.
+func enclosingFunc(f *ast.File, pos token.Pos) token.Pos {
+	best := token.NoPos
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return n == nil || !(pos < n.Pos() || pos >= n.End())
+		}
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			best = n.Pos()
+		}
+		return true
+	})
+	return best
 }
 
 // checkDeclared validates the outbound subjects of a hatch.

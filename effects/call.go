@@ -1,15 +1,16 @@
 package effects
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
 
-// call dispatches one call.
+// call dispatches one call instruction.
 func (e *Engine) call(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collector) {
-	args := c.Args
 	if c.IsInvoke() {
 		e.invoke(c, pos, fr, out)
 		return
@@ -18,120 +19,164 @@ func (e *Engine) call(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collecto
 		return // append, len, copy, min, ...: no effects
 	}
 	if fn := c.StaticCallee(); fn != nil {
-		e.callStatic(fn, c.Value, args, pos, fr, out)
+		e.callFunc(fn, c.Value, fr, bind(c.Args, fr), pos, fr, out)
 		return
 	}
-	e.callValue(c.Value, args, pos, fr, out)
+	e.callValue(c.Value, bind(c.Args, fr), pos, fr, out)
 }
 
-// callValue handles a call of a function value.
-func (e *Engine) callValue(v ssa.Value, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	fs := e.funcsOf(v, fr)
+// callValue handles a call of a function value with args.
+func (e *Engine) callValue(v ssa.Value, args []binding, pos token.Pos, fr *frame, out *collector) {
+	e.callFuncs(e.funcsOf(v, fr), args, pos, fr, out, callFlags{})
+}
+
+// callFlags qualify a call of a function value: it may run after the
+// call that was handed it returns (detach), or inside a transaction.
+type callFlags struct {
+	detach bool
+	inTx   bool
+}
+
+// callFuncs calls every function a function value may be, with args
+// (nil: unknown arguments).
+func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame, out *collector, fl callFlags) {
+	target := out
+	if fl.detach {
+		target = newCollector()
+	}
 	for _, cl := range fs.callables {
-		e.callStaticIn(cl.fn, cl.value, cl.fr, args, pos, fr, out)
+		e.callFuncIn(cl.fn, cl.value, cl.fr, args, pos, fr, target, fl.inTx)
 	}
 	for _, rc := range fs.returned {
-		e.instantiateReturned(rc, args, pos, fr, out)
+		e.instantiateAt(rc.sum, &instCtx{args: bind(rc.callArgs, rc.callFr), ret: args}, pos, fr, target)
 	}
 	for _, i := range fs.params {
-		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
+		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
-	if fs.fromStd {
-		e.funcArgs(args, pos, fr, out)
+	if fs.fromStd && args != nil {
+		e.handOff(nil, args, pos, fr, target)
 	}
 	for _, w := range fs.wrapped {
-		e.callArg(w.v, pos, w.fr, out)
+		e.callArg(w, pos, fr, target, fl)
 	}
 	if fs.unresolved {
-		out.add(e.dynamic(pos, false, "calls a function value the analysis cannot resolve",
+		target.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
 	}
+	if fl.detach {
+		e.detachedWork(target, pos, "hands a function to code that may run it after the call returns", out)
+	}
+}
+
+// detachedWork merges the work of a callback that may run after the call
+// that was handed it returns, adding a detached effect when that work
+// has any effect or unprovable site.
+func (e *Engine) detachedWork(work *collector, pos token.Pos, reason string, out *collector) {
+	if len(work.effects)+len(work.pending) > 0 {
+		out.add(Effect{Kind: Detached, Reason: reason, Pos: e.pos(pos), Module: e.Module})
+	}
+	out.merge(work)
 }
 
 func (e *Engine) unprovable(pos token.Pos, reason, fix string) Effect {
 	return Effect{Kind: Unprovable, Reason: reason, Fix: fix, Pos: e.pos(pos), Module: e.Module}
 }
 
-// generatedCode stands for the module of a site in generated code, so
-// that it matches no handler's module.
-const generatedCode = "(generated code)"
-
-// dynamic is an unresolved dynamic call. Unless its callee may be an
-// effect sink (sink), it counts only for handlers of the module whose
-// code makes it (see Effect.Local), and never in generated code, which
-// nobody reviews or fixes by hand.
-func (e *Engine) dynamic(pos token.Pos, sink bool, reason, fix string) Effect {
-	eff := e.unprovable(pos, reason, fix)
-	if !sink {
-		eff.Local = true
-		if e.Generated != nil && e.Generated[eff.Pos.File] {
-			eff.Module = generatedCode
-		}
-	}
-	return eff
+// callFunc calls fn, whose operand value (a MakeClosure carries the
+// closure's bindings) lives in valueFr, with args.
+func (e *Engine) callFunc(fn *ssa.Function, value ssa.Value, valueFr *frame, args []binding, pos token.Pos, fr *frame, out *collector) {
+	e.callFuncIn(fn, value, valueFr, args, pos, fr, out, false)
 }
 
-// callStatic handles a call whose callee is known. value is the callee
-// operand (a MakeClosure carries the closure's bindings) and is evaluated
-// in valueFr; args are evaluated in fr.
-func (e *Engine) callStatic(fn *ssa.Function, value ssa.Value, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	e.callStaticIn(fn, value, fr, args, pos, fr, out)
-}
-
-func (e *Engine) callStaticIn(fn *ssa.Function, value ssa.Value, valueFr *frame, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
+func (e *Engine) callFuncIn(fn *ssa.Function, value ssa.Value, valueFr *frame, args []binding, pos token.Pos, fr *frame, out *collector, inTx bool) {
 	if fn.Parent() != nil || (fn.Synthetic != "" && fn.Origin() == nil && len(fn.Blocks) > 0) {
 		// A closure or a synthetic wrapper: walk it inline.
 		var free []binding
 		if mc, ok := value.(*ssa.MakeClosure); ok {
-			for _, b := range mc.Bindings {
-				free = append(free, binding{b, valueFr})
-			}
+			free = bind(mc.Bindings, valueFr)
 		}
-		e.inline(fn, bind(args, fr), free, pos, fr, out)
+		e.inline(fn, args, free, pos, fr, out, inTx)
 		return
 	}
 	obj := funcObject(fn)
 	if obj == nil {
 		return
 	}
+	if obj.Pkg() == e.Pkg && len(fn.Blocks) > 0 && len(args) > 0 && args[0].live() && obj.Signature().Recv() != nil {
+		if _, _, local := allocOf(args[0].v, args[0].fr, 0); local || args[0].fr != fr {
+			// A method on a receiver built here or in another frame (a
+			// helper that built it): walk it inline, so the fields set
+			// where it was built are seen.
+			e.inline(fn, args, nil, pos, fr, out, inTx)
+			return
+		}
+	}
+	e.callObj(obj, fn, args, pos, fr, out)
+}
+
+// callObj calls the declared function or method obj (fn its SSA function
+// in this program, if any) with args, receiver first.
+func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos token.Pos, fr *frame, out *collector) {
+	if !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
+	}
+	defer e.shallower()
 	key := FuncKey(obj)
-	if m, ok := models[key]; ok {
-		m(e, &callSite{fn: obj, args: args, pos: pos, fr: fr, out: out})
+	c := &callSite{e: e, fn: obj, args: args, pos: pos, fr: fr, out: out}
+	if m := lib().models[key]; m != nil {
+		m(c)
 		return
 	}
 	if s, ok := e.Opts.Sinks[key]; ok {
-		e.configuredSink(s, obj, args, pos, fr, out)
+		e.configuredSink(s, c)
 		return
 	}
 	pkg := obj.Pkg()
 	switch {
 	case pkg == nil:
-		return
-	case isModelled(pkg.Path()):
-		e.funcArgs(args, pos, fr, out)
+	case lib().modelled(pkg.Path()):
+		lib().unmodelled(c)
 	case pkg == e.Pkg:
-		e.instantiate(e.local(fn), args, pos, fr, out)
+		if fn == nil && e.Prog != nil {
+			fn = e.Prog.FuncValue(obj)
+		}
+		if fn == nil {
+			return
+		}
+		e.instantiateAt(e.local(fn), &instCtx{args: args}, pos, fr, out)
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
-			e.instantiate(e.Import(obj), args, pos, fr, out)
+			e.instantiateAt(e.Import(obj), &instCtx{args: args}, pos, fr, out)
 		}
 	default:
-		// The standard library is modelled, not analysed: outside the
-		// sink tables it is effect-free, but function values handed to
-		// it (sort.Slice, sync.Once.Do, iterators) run at this call.
-		e.funcArgs(args, pos, fr, out)
+		// The standard library, or a package that reaches no sink of its
+		// own: effect-free, but what the call is handed counts here.
+		e.handOff(obj, args, pos, fr, out)
 	}
 }
 
 // inline walks a closure or wrapper body in a new frame; pos is the call
 // that reaches it.
-func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector) {
-	if fr.depth >= maxDepth || fr.onStack(fn) || e.depth > maxTrace {
+func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector, inTx bool) {
+	if fr.onStack(fn) {
+		// A closure that calls itself (through a variable): its sites
+		// are those of the walk already under way, but with other
+		// arguments they may name other subjects.
+		for f := fr; f != nil; f = f.parent {
+			if f.fn == fn {
+				f.recursed = true
+				break
+			}
+		}
 		return
 	}
-	e.depth++
-	defer func() { e.depth-- }()
-	nf := &frame{fn: fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+	if fr.depth >= maxDepth || !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
+	}
+	defer e.shallower()
+	nf := &frame{fn: fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at, inTx: inTx || fr.inTx}
 	if fn.Synthetic != "" && fn.Parent() == nil && pos.IsValid() {
 		nf.at = pos
 	}
@@ -148,17 +193,21 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	}
 	at := e.pos(pos)
 	local := within(fn, root.fn)
+	sub := newCollector()
+	e.walk(nf, sub)
+	if nf.recursed && nf.usedArgs && len(sub.effects)+len(sub.pending) > 0 {
+		sub.add(e.unprovable(fn.Pos(), "calls a closure that calls itself, whose deeper calls may reach other subjects",
+			"make the recursion a named function, or declare the call with //agent:effect"))
+	}
 	// A closure of the root's own body is in place where it stands,
 	// unless the root calls it with arguments (save("INSERT INTO x")):
 	// then, as for a named function, the call decides the subject and is
 	// where the effect is reported. A closure made elsewhere (returned by
 	// a helper) is reached through this call.
 	if nf.at.IsValid() || !pos.IsValid() || (local && (len(args) == 0 || !inRoot(at))) {
-		e.walk(nf, out)
+		out.merge(sub)
 		return
 	}
-	sub := newCollector()
-	e.walk(nf, sub)
 	for _, eff := range sub.effects {
 		// A site in the root's own closures (a loop body the iterator
 		// calls back) is already in place.
@@ -173,6 +222,7 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 		p.Via = append([]Position{at}, p.Via...)
 		out.addPending(*p)
 	}
+	out.overflow = out.overflow || sub.overflow
 }
 
 // within reports whether fn is root or a closure nested in it.
@@ -185,141 +235,162 @@ func within(fn, root *ssa.Function) bool {
 	return false
 }
 
-func bind(vs []ssa.Value, fr *frame) []binding {
-	bs := make([]binding, len(vs))
-	for i, v := range vs {
-		bs[i] = binding{v, fr}
-	}
-	return bs
-}
-
-// funcArgs treats every function-valued argument as called at pos.
-func (e *Engine) funcArgs(args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	for _, a := range args {
-		if _, ok := a.Type().Underlying().(*types.Signature); ok {
-			e.callArg(a, pos, fr, out)
-		}
-	}
-}
-
-// callArg treats the function value v as called at pos with unknown
+// callArg treats the function value b as called at pos with unknown
 // arguments: a callback handed to a callee that calls it.
-func (e *Engine) callArg(v ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+func (e *Engine) callArg(b binding, pos token.Pos, fr *frame, out *collector, fl callFlags) {
+	b = follow(b)
+	if !b.live() {
+		out.add(e.unprovable(pos, "hands a function value the analysis cannot resolve to a callee that calls it",
+			"pass the function directly, or declare the statement with //agent:effect"))
 		return
 	}
-	fs := e.funcsOf(v, fr)
-	for _, cl := range fs.callables {
-		if cl.fn.Parent() != nil || cl.fn.Synthetic != "" {
-			var free []binding
-			if mc, ok := cl.value.(*ssa.MakeClosure); ok {
-				for _, b := range mc.Bindings {
-					free = append(free, binding{b, cl.fr})
-				}
-			}
-			e.inline(cl.fn, nil, free, pos, fr, out)
-			continue
-		}
-		e.callStaticIn(cl.fn, cl.value, cl.fr, make([]ssa.Value, 0), pos, fr, out)
+	if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
+		return
 	}
-	for _, rc := range fs.returned {
-		e.instantiateReturned(rc, nil, pos, fr, out)
+	if !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
 	}
-	for _, w := range fs.wrapped {
-		e.callArg(w.v, pos, w.fr, out)
-	}
-	for _, i := range fs.params {
-		out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(pos), Module: e.Module})
-	}
-	if fs.unresolved {
-		out.add(e.dynamic(pos, false, "hands a function value the analysis cannot resolve to a callee that calls it",
-			"pass the function directly, or declare the statement with //agent:effect"))
-	}
+	defer e.shallower()
+	e.callFuncs(e.funcsOf(b.v, b.fr), nil, pos, fr, out, fl)
 }
 
-// instantiate adds a callee's summary at a call, resolving what depends
-// on the callee's parameters with the call's arguments.
-func (e *Engine) instantiate(s *Summary, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	e.instantiateWith(s, pos, out, e.substFunc(args, fr), func(p Pending, out *collector) {
-		e.callParam(p, args, p.Param, pos, fr, out)
-	})
-}
-
-// instantiateWith adds summary s at the call at pos: sub gives the value
-// of each parameter part, callParam resolves each called callback.
-func (e *Engine) instantiateWith(s *Summary, pos token.Pos, out *collector, sub func(Part) Str, callParam func(Pending, *collector)) {
+// instantiateAt adds a callee's summary at a call, resolving what depends
+// on the callee's parameters through ctx.
+func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	if s.Empty() {
 		return
 	}
+	if !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
+	}
+	defer e.shallower()
 	at := e.pos(pos)
+	sub := e.subFor(ctx)
 	for _, eff := range s.Effects {
 		eff.Via = append([]Position{at}, eff.Via...)
 		out.add(eff)
 	}
 	for _, p := range s.Pending {
 		p.Via = append([]Position{at}, p.Via...)
-		if p.Op == OpCallParam || p.Op == OpCallMethod {
-			callParam(p, out)
-			continue
+		switch p.Op {
+		case OpCallParam:
+			e.resolveCallParam(p, ctx, pos, fr, out)
+		case OpCallMethod:
+			e.resolveCallMethod(p, ctx, pos, fr, out)
+		case OpTxEnqueue:
+			e.txEnqueue(p, fr, out)
+		default:
+			p.Text = p.Text.subst(sub)
+			p.Method = p.Method.subst(sub)
+			e.emit(p, out)
 		}
-		p.Text = p.Text.subst(sub)
-		p.Method = p.Method.subst(sub)
-		e.emit(p, out)
 	}
 }
 
-// instantiateReturned adds the effects of calling a function value that
-// a function of another package returned (rc), with args (nil: unknown).
-func (e *Engine) instantiateReturned(rc returned, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
-	outer := e.substFunc(rc.callArgs, rc.callFr)
-	inner := e.substFunc(args, fr)
-	sub := func(p Part) Str {
-		if p.Param-1 >= retBase {
-			p.Param -= retBase
-			return inner(p)
-		}
-		return outer(p)
-	}
-	e.instantiateWith(rc.sum, pos, out, sub, func(p Pending, out *collector) {
-		if p.Param >= retBase {
-			e.callParam(p, args, p.Param-retBase, pos, fr, out)
-		} else {
-			e.callParam(p, rc.callArgs, p.Param, pos, rc.callFr, out)
-		}
-	})
-}
-
-// callParam resolves a callee's call of its function-valued parameter
-// to the closure or function the caller passes.
-func (e *Engine) callParam(p Pending, args []ssa.Value, i int, pos token.Pos, fr *frame, out *collector) {
+// resolveCallParam resolves a callee's call of its function-valued
+// parameter to the closure or function the caller passes.
+func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	sub := newCollector()
-	if p.Op == OpCallMethod {
-		if i < len(args) {
-			// Still a parameter here: pass the question up to our callers.
-			if q, ok := args[i].(*ssa.Parameter); ok && (fr.root || fr.retParams) && fr.args == nil {
-				if idx := paramIndex(fr.fn, q); idx >= 0 {
-					if fr.retParams {
-						idx += retBase
-					}
-					p.Param = idx
-					out.addPending(p)
-					return
-				}
-			}
-		}
-		if i >= len(args) || !e.callMethodOn(args[i], fr, p.Name, pos, sub) {
-			if !p.Discharged {
-				eff := e.dynamic(pos, p.Sink, p.Reason, dynamicFix)
-				eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
-				sub.add(eff)
-			}
-		}
-	} else if i < len(args) {
-		e.callArg(args[i], pos, fr, sub)
-	} else if !p.Discharged {
+	if b, ok := ctx.param(p.Param); ok {
+		e.callArg(b, pos, fr, sub, callFlags{inTx: p.InTx})
+	} else {
 		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
 	}
+	e.mergeResolved(p, sub, pos, out)
+}
+
+// resolveCallMethod resolves a callee's call of a method on its
+// interface-typed parameter, with the value the caller passes.
+func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
+	b, ok := ctx.param(p.Param)
+	b = follow(b)
+	if idx, isParam := rootParam(b); ok && isParam {
+		// Still a parameter here: pass the question up to our callers,
+		// with the arguments in our terms.
+		p.Param = idx
+		p.Args = e.passArgs(p.Args, ctx, pos, fr, out)
+		out.addPending(p)
+		return
+	}
+	sub := newCollector()
+	if p.InTx {
+		fr = txFrame(fr)
+	}
+	if (!ok || !e.callMethodOn(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub)) && p.Reason != "" {
+		eff := e.unprovable(pos, p.Reason, p.fix())
+		eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
+		sub.add(eff)
+	}
+	e.mergeResolved(p, relocate(sub, e.pos(pos), p), pos, out)
+}
+
+// relocate places what a pending method call resolved to at the call's
+// own site (in the callee that made it), reached through the pending
+// site's chain, rather than at the caller's call that resolved it.
+func relocate(sub *collector, at Position, p Pending) *collector {
+	out := newCollector()
+	move := func(pos Position, via []Position) (Position, []Position) {
+		switch {
+		case len(via) == 0 && pos == at:
+			return p.Pos, slices.Clone(p.Via)
+		case len(via) > 0 && via[0] == at:
+			return pos, append(append(slices.Clone(p.Via), p.Pos), via[1:]...)
+		}
+		return pos, via
+	}
+	for _, eff := range sub.effects {
+		c := *eff
+		c.Pos, c.Via = move(c.Pos, c.Via)
+		out.add(c)
+	}
+	for _, q := range sub.pending {
+		c := *q
+		c.Pos, c.Via = move(c.Pos, c.Via)
+		out.addPending(c)
+	}
+	out.overflow = sub.overflow
+	return out
+}
+
+// passArgs rewrites the recorded arguments of a pending call in the terms
+// of the caller's parameters. A function or interface value the caller
+// made itself counts as handed over here.
+func (e *Engine) passArgs(args []Arg, ctx *instCtx, pos token.Pos, fr *frame, out *collector) []Arg {
+	outArgs := make([]Arg, len(args))
+	sub := e.subFor(ctx)
+	for i, a := range args {
+		if a.Param > 0 {
+			b, ok := ctx.param(a.Param - 1)
+			if idx, isParam := rootParam(follow(b)); ok && isParam {
+				outArgs[i] = Arg{Handle: handleNone, Param: idx + 1}
+				continue
+			}
+			if ok {
+				e.handOffValue(b, nil, pos, fr, out, false)
+			}
+			outArgs[i] = Arg{Handle: handleNone}
+			continue
+		}
+		outArgs[i] = Arg{Handle: a.Handle, Str: a.Str.subst(sub), Method: a.Method.subst(sub)}
+	}
+	return outArgs
+}
+
+// fix is the fix of an unresolved pending call.
+func (p *Pending) fix() string {
+	if p.Fix != "" {
+		return p.Fix
+	}
+	return dynamicFix
+}
+
+// mergeResolved adds what a pending call resolved to, keeping the hatches
+// that covered it and marking work that may outlive the call.
+func (e *Engine) mergeResolved(p Pending, sub *collector, pos token.Pos, out *collector) {
+	res := newCollector()
 	for _, eff := range sub.effects {
 		if eff.Kind == Unprovable && p.Discharged {
 			continue
@@ -327,28 +398,18 @@ func (e *Engine) callParam(p Pending, args []ssa.Value, i int, pos token.Pos, fr
 		if eff.Kind == CrossTenant && p.Scoped {
 			continue
 		}
-		out.add(*eff)
+		res.add(*eff)
 	}
 	for _, q := range sub.pending {
 		q.Discharged = q.Discharged || p.Discharged
 		q.Scoped = q.Scoped || p.Scoped
-		out.addPending(*q)
+		res.addPending(*q)
 	}
-}
-
-// substFunc evaluates parameter parts of a callee's pending site with the
-// call's arguments.
-func (e *Engine) substFunc(args []ssa.Value, fr *frame) func(Part) Str {
-	return func(p Part) Str {
-		i := p.Param - 1
-		if i >= len(args) {
-			return unknownStr()
-		}
-		if p.Handle == handleMethod {
-			return e.methodResult(args[i], fr, p.Lit)
-		}
-		return e.trace(args[i], fr, p.Handle)
+	res.overflow = sub.overflow
+	if p.Detach && len(res.effects)+len(res.pending) > 0 {
+		out.add(Effect{Kind: Detached, Reason: "hands a function or value to code that may run it after the call returns", Pos: p.Pos, Via: p.Via, Module: p.Module})
 	}
+	out.merge(res)
 }
 
 // emit adds a pending site, or resolves it when it no longer depends on
@@ -376,31 +437,32 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 		}
 		unknown := func(Part) Str { return unknownStr() }
 		for _, p := range s.Pending {
-			if p.Op == OpCallMethod {
-				if !p.Discharged {
-					eff := Effect{Kind: Unprovable, Reason: p.Reason, Fix: dynamicFix, Pos: p.Pos, Via: p.Via, Module: p.Module, Local: !p.Sink}
-					if !(eff.Local && eff.Module != module) {
-						out.add(eff)
-					}
+			switch p.Op {
+			case OpCallMethod:
+				if !p.Discharged && p.Reason != "" {
+					out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module})
 				}
-				continue
-			}
-			if p.Op == OpCallParam {
+			case OpCallParam:
 				if !p.Discharged {
 					out.add(Effect{Kind: Unprovable, Reason: "calls a function-valued parameter, whose callee the analysis cannot see",
 						Fix: "declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
 				}
-				continue
-			}
-			p.Text = p.Text.subst(unknown)
-			p.Method = p.Method.subst(unknown)
-			for _, eff := range e.resolve(p) {
-				out.add(eff)
+			case OpTxEnqueue:
+				// The handler itself runs outside any transaction.
+			default:
+				p.Text = p.Text.subst(unknown)
+				p.Method = p.Method.subst(unknown)
+				for _, eff := range e.resolve(p) {
+					out.add(eff)
+				}
 			}
 		}
 	}
-	sum := out.summary(Position{}, module)
-	return unsafeSideWins(sum.Effects)
+	if out.overflow {
+		out.add(Effect{Kind: Unprovable, Reason: fmt.Sprintf("reaches more than %d effect sites, past the analysis bound", maxCollect),
+			Fix: "split the handler, or declare what its calls do with //agent:effect", Module: module})
+	}
+	return unsafeSideWins(out.sorted().Effects)
 }
 
 // unsafeSideWins drops a bounded write that an unbounded write of the same
@@ -477,23 +539,12 @@ func qualifiedName(t types.Type) string {
 	return obj.Pkg().Path() + "." + obj.Name()
 }
 
-// callSite is the argument of a library model.
-type callSite struct {
-	fn   *types.Func
-	args []ssa.Value // receiver first for methods
-	pos  token.Pos
-	fr   *frame
-	out  *collector
-}
-
-func (e *Engine) configuredSink(s Sink, obj *types.Func, args []ssa.Value, pos token.Pos, fr *frame, out *collector) {
+// configuredSink is a sink from authvet.yaml: the configured effect
+// stands for everything the function does.
+func (e *Engine) configuredSink(s Sink, c *callSite) {
 	i := s.SubjectArg
-	if obj.Signature().Recv() != nil {
+	if c.fn.Signature().Recv() != nil {
 		i++
-	}
-	text := unknownStr()
-	if i < len(args) {
-		text = e.trace(args[i], fr, handleString)
 	}
 	op := OpSubject
 	switch s.Effect {
@@ -502,15 +553,33 @@ func (e *Engine) configuredSink(s Sink, obj *types.Func, args []ssa.Value, pos t
 	case Outbound:
 		op = OpURL
 	}
-	e.emit(Pending{Op: op, Kind: s.Effect, Text: text, Pos: e.pos(pos), Module: e.Module}, out)
+	c.emit(Pending{Op: op, Kind: s.Effect, Text: c.str(i, handleString)})
 	// An in-house queue that takes no transaction handle cannot join the
 	// transaction it is called in.
 	if s.Effect == Job {
-		for i := 0; i < obj.Signature().Params().Len(); i++ {
-			if txHandles[qualifiedName(obj.Signature().Params().At(i).Type())] {
+		for i := 0; i < c.fn.Signature().Params().Len(); i++ {
+			if lib().txHandles[qualifiedName(c.fn.Signature().Params().At(i).Type())] {
 				return
 			}
 		}
-		e.checkTxEnqueue(&callSite{fn: obj, args: args, pos: pos, fr: fr, out: out}, FuncKey(obj), "")
+		e.checkTxEnqueue(c, FuncKey(c.fn), "")
 	}
+}
+
+// deeper enters one level of the engine's recursion; it reports false
+// past maxTrace, where the caller must stop (and fail closed).
+func (e *Engine) deeper() bool {
+	if e.depth > maxTrace {
+		return false
+	}
+	e.depth++
+	return true
+}
+
+func (e *Engine) shallower() { e.depth-- }
+
+// boundHit is the unprovable site of a walk cut by the engine's bounds.
+func (e *Engine) boundHit(pos token.Pos) Effect {
+	return e.unprovable(pos, fmt.Sprintf("reaches code past the analysis bounds (calls nested deeper than %d)", maxDepth),
+		"declare what the call does with //agent:effect")
 }

@@ -9,8 +9,11 @@ import (
 
 // target is a concrete value an interface value may hold.
 type target struct {
-	x  ssa.Value // the concrete value (the MakeInterface operand)
+	x  ssa.Value // the concrete value (the MakeInterface operand); nil if not seen
 	fr *frame
+	// typ is the concrete type, when known without a value (a standard
+	// variable such as http.DefaultTransport).
+	typ types.Type
 	// std: the value was made by a call into the standard library or a
 	// modelled library, whose methods are modelled, not analysed; wrapped
 	// are the function values that call was handed.
@@ -18,94 +21,19 @@ type target struct {
 	wrapped []binding
 }
 
+// typeOf is the target's concrete type, or nil when it is not known.
+func (t target) typeOf() types.Type {
+	if t.x != nil {
+		return t.x.Type()
+	}
+	return t.typ
+}
+
+// stdGlobals are standard-library variables whose concrete type is known.
+var stdGlobals = map[string]string{"net/http.DefaultTransport": "Transport"}
+
 // maxTargets bounds the concrete values one interface call resolves to.
 const maxTargets = 8
-
-// devirtualize resolves a call through an interface when the analysis can
-// see every concrete value the interface holds, in this package: a
-// conversion in the same function or in a helper of the package that
-// returns it (middleware: logged(h).ServeHTTP), through phis, locals and
-// bound parameters, or a value the standard library made. It reports
-// whether it did.
-func (e *Engine) devirtualize(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collector) bool {
-	if e.Prog == nil {
-		return false
-	}
-	var ts []target
-	if !e.concretes(c.Value, fr, 0, &ts) || len(ts) == 0 || len(ts) > maxTargets {
-		return false
-	}
-	// Resolve every target before adding anything: one unreadable target
-	// leaves the call unprovable as a whole.
-	type call struct {
-		fn *ssa.Function
-		t  target
-	}
-	var calls []call
-	for _, t := range ts {
-		if t.std {
-			calls = append(calls, call{t: t})
-			continue
-		}
-		sel := e.Prog.MethodSets.MethodSet(t.x.Type()).Lookup(c.Method.Pkg(), c.Method.Name())
-		if sel == nil {
-			return false
-		}
-		fn := e.Prog.MethodValue(sel)
-		if fn == nil {
-			return false
-		}
-		calls = append(calls, call{fn: fn, t: t})
-	}
-	for _, cl := range calls {
-		if cl.t.std {
-			for _, w := range cl.t.wrapped {
-				e.callArg(w.v, pos, w.fr, out)
-			}
-			e.funcArgs(c.Args, pos, fr, out)
-			continue
-		}
-		if cl.t.fr == fr {
-			e.callStatic(cl.fn, cl.fn, append([]ssa.Value{cl.t.x}, c.Args...), pos, fr, out)
-			continue
-		}
-		e.callBound(cl.fn, append([]binding{{cl.t.x, cl.t.fr}}, bind(c.Args, fr)...), pos, fr, out)
-	}
-	return true
-}
-
-// callBound calls fn with arguments that live in different frames (a
-// receiver made in a helper, the rest here).
-func (e *Engine) callBound(fn *ssa.Function, bs []binding, pos token.Pos, fr *frame, out *collector) {
-	obj := funcObject(fn)
-	switch {
-	case obj == nil || obj.Pkg() == nil:
-	case obj.Pkg() == e.Pkg && len(fn.Blocks) > 0:
-		e.inline(fn, bs, nil, pos, fr, out)
-	case e.Analysed != nil && e.Analysed(obj.Pkg()) && !isModelled(obj.Pkg().Path()) && e.Import != nil:
-		sub := func(p Part) Str {
-			i := p.Param - 1
-			if i >= len(bs) {
-				return unknownStr()
-			}
-			if p.Handle == handleMethod {
-				return e.methodResult(bs[i].v, bs[i].fr, p.Lit)
-			}
-			return e.trace(bs[i].v, bs[i].fr, p.Handle)
-		}
-		e.instantiateWith(e.Import(obj), pos, out, sub, func(p Pending, out *collector) {
-			if p.Param < len(bs) {
-				e.callArg(bs[p.Param].v, pos, bs[p.Param].fr, out)
-			}
-		})
-	default:
-		for _, b := range bs {
-			if _, ok := b.v.Type().Underlying().(*types.Signature); ok {
-				e.callArg(b.v, pos, b.fr, out)
-			}
-		}
-	}
-}
 
 // concretes collects the concrete values v may hold; it reports false
 // when some path leads somewhere the analysis cannot follow.
@@ -134,12 +62,14 @@ func (e *Engine) concretes(v ssa.Value, fr *frame, depth int, out *[]target) boo
 		}
 		return true
 	case *ssa.Parameter:
-		if idx := paramIndex(fr.fn, v); idx >= 0 && fr.args != nil && idx < len(fr.args) {
-			return e.concretes(fr.args[idx].v, fr.args[idx].fr, depth+1, out)
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return e.concretes(b.v, b.fr, depth+1, out)
+			}
 		}
 	case *ssa.FreeVar:
 		for i, x := range fr.fn.FreeVars {
-			if x == v && i < len(fr.free) {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
 				return e.concretes(fr.free[i].v, fr.free[i].fr, depth+1, out)
 			}
 		}
@@ -151,6 +81,9 @@ func (e *Engine) concretes(v ssa.Value, fr *frame, depth int, out *[]target) boo
 		}
 		if _, isField := v.X.(*ssa.FieldAddr); isField {
 			return e.concretesOf(e.fieldValues(v, fr))(depth, out)
+		}
+		if g, ok := v.X.(*ssa.Global); ok {
+			return e.globalConcretes(g, fr, depth, out)
 		}
 		stores := storedValues(v.X, fr)
 		if len(stores) == 0 {
@@ -167,6 +100,67 @@ func (e *Engine) concretes(v ssa.Value, fr *frame, depth int, out *[]target) boo
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok {
 			return e.concreteResult(call, v.Index, fr, depth, out)
+		}
+		if ta, ok := v.Tuple.(*ssa.TypeAssert); ok && v.Index == 0 {
+			return e.assertedConcretes(ta, fr, depth, out)
+		}
+	case *ssa.TypeAssert:
+		return e.assertedConcretes(v, fr, depth, out)
+	}
+	return false
+}
+
+// assertedConcretes follows a type assertion to the values asserted on,
+// keeping those of a type that passes it.
+func (e *Engine) assertedConcretes(ta *ssa.TypeAssert, fr *frame, depth int, out *[]target) bool {
+	var inner []target
+	if !e.concretes(ta.X, fr, depth+1, &inner) {
+		return false
+	}
+	for _, t := range inner {
+		typ := t.typeOf()
+		switch {
+		case typ == nil:
+			*out = append(*out, t)
+		case types.IsInterface(ta.AssertedType):
+			if it, ok := ta.AssertedType.Underlying().(*types.Interface); ok && types.Implements(typ, it) {
+				*out = append(*out, t)
+			}
+		case types.Identical(typ, ta.AssertedType):
+			*out = append(*out, t)
+		}
+	}
+	return true
+}
+
+// assertedParam sees through a type assertion on a value: a method called
+// on p.(I) is called on the parameter p.
+func assertedParam(b binding) binding {
+	v := b.v
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	if ta, ok := v.(*ssa.TypeAssert); ok {
+		return binding{v: ta.X, fr: b.fr}
+	}
+	return b
+}
+
+// globalConcretes follows a package variable: one of this package that
+// only its declaration sets, or a standard variable of known type.
+func (e *Engine) globalConcretes(g *ssa.Global, fr *frame, depth int, out *[]target) bool {
+	if val, ok := e.InitGlobals[g]; ok {
+		if init := g.Pkg.Func("init"); init != nil {
+			return e.concretes(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1, out)
+		}
+	}
+	if g.Pkg == nil {
+		return false
+	}
+	if name, ok := stdGlobals[g.Pkg.Pkg.Path()+"."+g.Name()]; ok {
+		if tn, ok := g.Pkg.Pkg.Scope().Lookup(name).(*types.TypeName); ok {
+			*out = append(*out, target{typ: types.NewPointer(tn.Type()), std: true})
+			return true
 		}
 	}
 	return false
@@ -198,7 +192,7 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		for _, a := range call.Call.Args {
 			switch a.Type().Underlying().(type) {
 			case *types.Signature:
-				t.wrapped = append(t.wrapped, binding{a, fr})
+				t.wrapped = append(t.wrapped, binding{v: a, fr: fr})
 			case *types.Interface:
 				// http.StripPrefix(p, h): the value calls h; accept it only
 				// when h is itself the standard library's.
@@ -207,7 +201,7 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 					return false
 				}
 				for _, it := range inner {
-					if !it.std && !e.stdType(it.x.Type()) {
+					if !it.std && (it.typeOf() == nil || !e.stdType(it.typeOf())) {
 						return false
 					}
 				}
@@ -240,7 +234,7 @@ func (e *Engine) stdType(t types.Type) bool {
 		return false
 	}
 	pkg := n.Obj().Pkg()
-	return pkg != e.Pkg && (e.Analysed == nil || !e.Analysed(pkg) || isModelled(pkg.Path()))
+	return pkg != e.Pkg && (e.Analysed == nil || !e.Analysed(pkg) || lib().modelled(pkg.Path()))
 }
 
 // fieldValues returns the values stored to a field of a struct built in
@@ -289,7 +283,7 @@ func fieldOfAlloc(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]binding)
 						return false // the field's address is stored away
 					}
 					if r.Field == f {
-						*out = append(*out, binding{r2.Val, fr})
+						*out = append(*out, binding{v: r2.Val, fr: fr})
 					}
 				case *ssa.UnOp, *ssa.DebugRef:
 				default:
@@ -327,12 +321,14 @@ func allocOf(v ssa.Value, fr *frame, depth int) (*ssa.Alloc, *frame, bool) {
 			}
 		}
 	case *ssa.Parameter:
-		if idx := paramIndex(fr.fn, v); idx >= 0 && fr.args != nil && idx < len(fr.args) {
-			return allocOf(fr.args[idx].v, fr.args[idx].fr, depth+1)
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return allocOf(b.v, b.fr, depth+1)
+			}
 		}
 	case *ssa.FreeVar:
 		for i, x := range fr.fn.FreeVars {
-			if x == v && i < len(fr.free) {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
 				return allocOf(fr.free[i].v, fr.free[i].fr, depth+1)
 			}
 		}

@@ -80,10 +80,12 @@ type Effect struct {
 	Pos        Position
 	Via        []Position // the calls leading to Pos, outermost first
 
-	// Module is the module whose code holds the site. Local effects
-	// count only for handlers of that module: a dynamic call inside a
-	// third-party library, or a goroutine there that does nothing the
-	// analysis can see, is that library's business (see the README).
+	// Module is the module whose code holds the site. A Local effect
+	// counts only for handlers of that module: a goroutine that does
+	// nothing the analysis can see, and a function with no Go body that
+	// is handed no handle, are reviewed where they are written, not in
+	// every module that depends on them. Everything else counts
+	// wherever it is reached (SPEC §4.1).
 	Module string
 	Local  bool
 }
@@ -131,6 +133,7 @@ const (
 	OpSubject                  // the subject of a configured sink (Kind says which)
 	OpCallParam                // the function-valued parameter Param is called
 	OpCallMethod               // method Name is called on the interface-typed parameter Param
+	OpTxEnqueue                // a non-transactional enqueue: unprovable where the call is inside a transaction
 )
 
 // Pending is a site whose subject is a function of the holder's parameters.
@@ -141,8 +144,11 @@ type Pending struct {
 	Method Str        // OpURL: the HTTP method
 	Param  int        // OpCallParam, OpCallMethod: the parameter called
 	Name   string     // OpCallMethod: the method
-	Reason string     // OpCallMethod: why the call is unprovable if it stays unresolved
-	Sink   bool       // OpCallMethod: the interface may be an effect sink (never local)
+	Reason string     // OpCallMethod, OpTxEnqueue: why the site is unprovable
+	Fix    string     // OpTxEnqueue: the fix
+	Args   []Arg      // OpCallMethod: the method's arguments, receiver not counted
+	Detach bool       // OpCallParam, OpCallMethod: the value may run after the call returns
+	InTx   bool       // OpCallParam: the callback runs inside a transaction
 	Prov   Provenance // of the resolved effect; Syntactic when empty
 	Pos    Position
 	Via    []Position
@@ -154,7 +160,23 @@ type Pending struct {
 }
 
 func (p *Pending) key() string {
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped)
+	var args strings.Builder
+	for _, a := range p.Args {
+		fmt.Fprintf(&args, "%d:%s:%s:%d;", a.Handle, a.Str, a.Method, a.Param)
+	}
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, args.String(), p.Reason)
+}
+
+// Arg is one argument of a pending interface call, as much of it as a
+// model of the concrete method may ask for, in terms of the parameters
+// of the function that holds the site: the argument's trace as a string
+// or handle (Handle says which, with Method for a request), or, for a
+// function or interface value passed through, the parameter it is.
+type Arg struct {
+	Handle uint8 // handleString, handleStmt, handleReqURL, ...; handleNone when not traced
+	Str    Str
+	Method Str // a request's method, when Handle is handleReqURL
+	Param  int // 1-based: the argument is this parameter of the holder; 0 otherwise
 }
 
 // Summary is the effect summary of one function: what calling it can do,
@@ -170,6 +192,10 @@ type Summary struct {
 	// returned value's own parameters from retBase.
 	Returned      *Summary
 	ReturnedIndex int
+
+	// ReqWrites lists the *http.Request parameters whose URL or Host the
+	// function may change: a request handed to it proves no URL after.
+	ReqWrites []int
 }
 
 // AFact marks Summary as an analysis fact.
@@ -188,7 +214,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single
@@ -199,9 +225,24 @@ const maxSites = 400
 const maxVia = 12
 
 // collector accumulates effects and pending sites without duplicates.
+// It holds at most maxCollect of them: past that it only records that it
+// overflowed, and its summary collapses to one unprovable site, so no
+// input makes a walk's memory grow without bound.
 type collector struct {
-	effects map[string]*Effect
-	pending map[string]*Pending
+	effects  map[string]*Effect
+	pending  map[string]*Pending
+	overflow bool
+}
+
+// maxCollect bounds what one collector holds while a walk is under way.
+const maxCollect = 4 * maxSites
+
+func (c *collector) full() bool {
+	if len(c.effects)+len(c.pending) >= maxCollect {
+		c.overflow = true
+		return true
+	}
+	return false
 }
 
 func newCollector() *collector {
@@ -219,7 +260,11 @@ func clipVia(v []Position) []Position {
 func (c *collector) add(e Effect) {
 	e.Via = clipVia(e.Via)
 	k := e.key()
-	if old, ok := c.effects[k]; ok && len(old.Via) <= len(e.Via) {
+	old, ok := c.effects[k]
+	if ok && len(old.Via) <= len(e.Via) {
+		return
+	}
+	if !ok && c.full() {
 		return
 	}
 	c.effects[k] = &e
@@ -228,7 +273,11 @@ func (c *collector) add(e Effect) {
 func (c *collector) addPending(p Pending) {
 	p.Via = clipVia(p.Via)
 	k := p.key()
-	if old, ok := c.pending[k]; ok && len(old.Via) <= len(p.Via) {
+	old, ok := c.pending[k]
+	if ok && len(old.Via) <= len(p.Via) {
+		return
+	}
+	if !ok && c.full() {
 		return
 	}
 	c.pending[k] = &p
@@ -241,10 +290,21 @@ func (c *collector) merge(o *collector) {
 	for _, p := range o.pending {
 		c.addPending(*p)
 	}
+	c.overflow = c.overflow || o.overflow
 }
 
-// summary returns the canonical, sorted summary.
+// summary returns the canonical, sorted summary, collapsed past the
+// bounds to one unprovable site at at.
 func (c *collector) summary(at Position, module string) *Summary {
+	s := c.sorted()
+	if len(s.Effects)+len(s.Pending) > maxSites || c.overflow {
+		return collapsed(s, at, module)
+	}
+	return s
+}
+
+// sorted returns everything collected, in canonical order.
+func (c *collector) sorted() *Summary {
 	s := &Summary{}
 	for _, e := range c.effects {
 		s.Effects = append(s.Effects, *e)
@@ -259,24 +319,24 @@ func (c *collector) summary(at Position, module string) *Summary {
 		}
 		return cmp.Compare(a.key(), b.key())
 	})
-	if len(s.Effects)+len(s.Pending) > maxSites {
-		// Past the bound the summary collapses to one unprovable site.
-		// If nothing in it could count outside its own module, neither
-		// does the collapsed site.
-		local := len(s.Pending) == 0
-		for _, e := range s.Effects {
-			local = local && e.Local
-		}
-		return &Summary{Effects: []Effect{{
-			Kind:   Unprovable,
-			Reason: fmt.Sprintf("calls a function that reaches more than %d effect sites, past the summary bound", maxSites),
-			Fix:    "split the function, or declare what the call does with //agent:effect",
-			Pos:    at,
-			Module: module,
-			Local:  local,
-		}}}
-	}
 	return s
+}
+
+// collapsed is a summary past the bounds: one unprovable site. If nothing
+// in it could count outside its own module, neither does that site.
+func collapsed(s *Summary, at Position, module string) *Summary {
+	local := len(s.Pending) == 0
+	for _, e := range s.Effects {
+		local = local && e.Local
+	}
+	return &Summary{Effects: []Effect{{
+		Kind:   Unprovable,
+		Reason: fmt.Sprintf("calls a function that reaches more than %d effect sites, past the summary bound", maxSites),
+		Fix:    "split the function, or declare what the call does with //agent:effect",
+		Pos:    at,
+		Module: module,
+		Local:  local,
+	}}}
 }
 
 func equalSummaries(a, b *Summary) bool {

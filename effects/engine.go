@@ -22,9 +22,12 @@ type Sink struct {
 }
 
 // Hatch is an //agent:effect directive attached to the statement spanning
-// [Start, End).
+// [Start, End), in the function (declaration or literal) that starts at
+// Fn: it covers that statement there, not the body of a closure the
+// statement defines and that runs elsewhere.
 type Hatch struct {
 	Start, End token.Pos
+	Fn         token.Pos
 	None       bool
 	Scoped     bool
 	Declared   []Effect // Kind and Subject; the engine fills in the rest
@@ -60,24 +63,27 @@ type Engine struct {
 	// GlobalConst returns the value of a package-level string variable
 	// that nothing but its declaration sets (see ConstGlobals).
 	GlobalConst func(v *types.Var) (string, bool)
+	// Retains reports whether fn, a function of a package that is not
+	// walked, may keep its function- or interface-valued parameter i and
+	// run it after it returns (a worker pool's Submit).
+	Retains func(fn *types.Func, i int) bool
+	// LocalSource reports whether the package's source is being
+	// developed (not in the module cache): there, a function with no Go
+	// body is unprovable wherever it is reached.
+	LocalSource bool
 
-	summaries   map[*ssa.Function]*Summary
-	state       map[*ssa.Function]uint8
-	depth       int // current recursion depth of trace, collectFuncs and inline
-	recursive   bool
-	txCallbacks int // > 0 while walking a callback that runs in a transaction
+	summaries map[*ssa.Function]*Summary
+	state     map[*ssa.Function]uint8
+	depth     int // current recursion depth of the engine's walk, tracing and instantiation
+	recursive bool
+	budget    int // instructions the summary being computed may still walk
+	txFlows   map[*ssa.Function]*txFlow
 }
 
 const (
 	inProgress uint8 = iota + 1
 	done
 )
-
-// binding is a value together with the frame it must be evaluated in.
-type binding struct {
-	v  ssa.Value
-	fr *frame
-}
 
 // frame is one activation in the walk. The root frame is the function
 // being summarised: its parameters stay symbolic. Closures are walked
@@ -102,6 +108,11 @@ type frame struct {
 	// wrapper (a method value's $bound, a thunk) has no source of its
 	// own, so its calls are placed at the call that reached it.
 	at token.Pos
+
+	inTx     bool // the frame runs inside a transaction (a callback a begin/commit pair brackets)
+	recursed bool // the closure was called again while being walked
+	usedArgs bool // a value the walk traced depended on the frame's arguments
+	ctor     bool // a handler constructor: function literals it makes count as called
 }
 
 func (fr *frame) onStack(fn *ssa.Function) bool {
@@ -120,6 +131,11 @@ const (
 	maxDepth = 24
 	maxTrace = 512
 )
+
+// maxWork bounds the instructions one summary's walk visits (closures
+// and callbacks walked inline included); past it the summary gets an
+// unprovable site instead of a longer walk.
+const maxWork = 50000
 
 // Summaries computes the summary of every function in fns, solving
 // recursion by iterating to a fixed point.
@@ -186,21 +202,70 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 func (e *Engine) compute(fn *ssa.Function) *Summary {
 	out := newCollector()
 	if len(fn.Blocks) == 0 {
-		// No Go body (assembly, //go:linkname): it cannot be read, which
-		// matters when a handle the analysis tracks flows into it.
-		for _, p := range fn.Params {
-			if isHandle(p.Type()) {
-				out.add(e.unprovable(fn.Pos(), "calls a function with no Go body (assembly or //go:linkname) that is handed a "+typeName(p.Type()),
-					"declare what the call does with //agent:effect"))
-				break
-			}
-		}
+		e.bodiless(fn, out)
 		return out.summary(e.pos(fn.Pos()), e.Module)
 	}
+	saved := e.budget
+	e.budget = maxWork
+	defer func() { e.budget = saved }()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}
 	e.walk(root, out)
 	s := out.summary(e.pos(fn.Pos()), e.Module)
 	e.computeReturned(s, root)
+	for i, p := range fn.Params {
+		if qualifiedName(p.Type()) == "net/http.Request" && e.reqRewritten(p, 0) {
+			s.ReqWrites = append(s.ReqWrites, i)
+		}
+	}
+	return s
+}
+
+// bodiless summarises a function with no Go body (assembly,
+// //go:linkname, cgo): it cannot be read. Where it is handed a handle the
+// analysis tracks, it is unprovable wherever it is reached; in source
+// under development it is unprovable for that module's handlers whatever
+// it is handed.
+func (e *Engine) bodiless(fn *ssa.Function, out *collector) {
+	for _, p := range fn.Params {
+		if isHandle(p.Type()) {
+			out.add(e.unprovable(fn.Pos(), "calls a function with no Go body (assembly or //go:linkname) that is handed a "+typeName(p.Type()),
+				"declare what the call does with //agent:effect"))
+			return
+		}
+	}
+	if e.LocalSource {
+		eff := e.unprovable(fn.Pos(), "calls "+fn.Name()+", a function with no Go body (assembly, //go:linkname or cgo) the analysis cannot read",
+			"declare what the call does with //agent:effect")
+		eff.Local = true
+		out.add(eff)
+	}
+}
+
+// HandlerSummary is the summary of a handler: its own, plus, for every
+// function literal its body (or a literal in it) makes, the literal
+// called once with unknown arguments in the frame that made it (SPEC §3:
+// a handler constructor's handlers are its handlers).
+func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
+	if o := fn.Origin(); o != nil && len(fn.Blocks) == 0 {
+		fn = o
+	}
+	if len(fn.Blocks) == 0 {
+		return e.summaries[fn]
+	}
+	if e.summaries == nil {
+		e.summaries = map[*ssa.Function]*Summary{}
+		e.state = map[*ssa.Function]uint8{}
+	}
+	base := e.local(fn)
+	if len(fn.AnonFuncs) == 0 {
+		return base
+	}
+	e.budget = maxWork
+	out := newCollector()
+	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
+	e.walk(root, out)
+	s := out.summary(e.pos(fn.Pos()), e.Module)
+	s.Returned, s.ReturnedIndex = base.Returned, base.ReturnedIndex
 	return s
 }
 
@@ -230,9 +295,7 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 	for _, cl := range fs.callables {
 		var free []binding
 		if mc, ok := cl.value.(*ssa.MakeClosure); ok {
-			for _, b := range mc.Bindings {
-				free = append(free, binding{b, cl.fr})
-			}
+			free = bind(mc.Bindings, cl.fr)
 		}
 		if cl.fn.Parent() == nil {
 			continue // a named function: callers resolve it themselves
@@ -240,7 +303,7 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		e.walk(&frame{fn: cl.fn, free: free, parent: root, depth: 1, visiting: map[ssa.Value]bool{}, retParams: true}, out)
 	}
 	if fs.unresolved {
-		out.add(e.dynamic(root.fn.Pos(), false, "returns a function value the analysis cannot resolve",
+		out.add(e.unprovable(root.fn.Pos(), "returns a function value the analysis cannot resolve",
 			"return a closure or a function, or declare the calls with //agent:effect"))
 	}
 	if len(out.effects)+len(out.pending) > 0 || len(fs.callables) > 0 {
@@ -264,6 +327,13 @@ func (e *Engine) walk(fr *frame, out *collector) {
 			} else {
 				last = pos
 			}
+			if e.budget--; e.budget < 0 {
+				if e.budget == -1 {
+					out.add(e.unprovable(pos, fmt.Sprintf("reaches code past the analysis budget (%d instructions walked for one function)", maxWork),
+						"split the function, or declare what the call does with //agent:effect"))
+				}
+				return
+			}
 			fr.cur = instr
 			switch instr := instr.(type) {
 			case *ssa.Call:
@@ -272,9 +342,127 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				e.site(pos, instr.Common(), false, fr, out)
 			case *ssa.Go:
 				e.site(pos, instr.Common(), true, fr, out)
+			case *ssa.Store, *ssa.Send, *ssa.MapUpdate:
+				e.stored(pos, instr, fr, out)
+			case *ssa.MakeClosure:
+				if fr.ctor && uncalled(instr, nil) {
+					e.ctorLiteral(pos, binding{v: instr, fr: fr}, fr, out)
+				}
+			}
+			if fr.ctor {
+				// A literal with no free variables is a plain function
+				// operand, not a MakeClosure.
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok && f.Parent() == fr.fn {
+						if _, isMC := instr.(*ssa.MakeClosure); !isMC && uncalled(f, instr) {
+							e.ctorLiteral(pos, binding{v: f, fr: fr}, fr, out)
+						}
+					}
+				}
 			}
 		}
 	}
+}
+
+// stored handles a store, send or map update, applying any hatch on the
+// statement that holds it.
+func (e *Engine) stored(pos token.Pos, instr ssa.Instruction, fr *frame, out *collector) {
+	var val ssa.Value
+	switch in := instr.(type) {
+	case *ssa.Store:
+		val = in.Val
+	case *ssa.Send:
+		val = in.X
+	case *ssa.MapUpdate:
+		val = in.Value
+	}
+	if !callbackType(val.Type()) {
+		return
+	}
+	e.hatched(pos, fr, out, func(target *collector) { e.storeSite(instr, pos, fr, target) })
+}
+
+// uncalled reports whether a function literal's value leaves the
+// function that makes it without being called there: it is returned,
+// converted to an interface, stored or sent somewhere, rather than only
+// called or handed to a callee (which the walk follows). user is the one
+// instruction using a literal that has no MakeClosure.
+func uncalled(v ssa.Value, user ssa.Instruction) bool {
+	var users []ssa.Instruction
+	if user != nil {
+		users = []ssa.Instruction{user}
+	} else if refs := v.Referrers(); refs != nil {
+		users = *refs
+	}
+	seen := map[ssa.Value]bool{}
+	var escapes func(v ssa.Value, users []ssa.Instruction, depth int) bool
+	escapes = func(v ssa.Value, users []ssa.Instruction, depth int) bool {
+		if depth > 16 || seen[v] {
+			return depth > 16
+		}
+		seen[v] = true
+		for _, u := range users {
+			switch u := u.(type) {
+			case *ssa.Call, *ssa.Defer, *ssa.Go, *ssa.DebugRef:
+				// called, or handed to a callee the walk follows
+			case *ssa.Store:
+				alloc, ok := u.Addr.(*ssa.Alloc)
+				if !ok || u.Val != v {
+					return true
+				}
+				for _, r := range *alloc.Referrers() {
+					if load, ok := r.(*ssa.UnOp); ok && escapes(load, *load.Referrers(), depth+1) {
+						return true
+					}
+				}
+			case *ssa.Phi:
+				if escapes(u, *u.Referrers(), depth+1) {
+					return true
+				}
+			case *ssa.ChangeType:
+				if escapes(u, *u.Referrers(), depth+1) {
+					return true
+				}
+			case *ssa.MakeClosure:
+				// captured by another literal: that one decides
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return escapes(v, users, 0)
+}
+
+// ctorLiteral walks a function literal a handler constructor makes, as
+// called once with unknown arguments where it is made.
+func (e *Engine) ctorLiteral(pos token.Pos, lit binding, fr *frame, out *collector) {
+	fs := e.funcsOf(lit.v, lit.fr)
+	for _, cl := range fs.callables {
+		var free []binding
+		if mc, ok := cl.value.(*ssa.MakeClosure); ok {
+			free = bind(mc.Bindings, cl.fr)
+		}
+		sub := newCollector()
+		e.inlineCtor(cl.fn, free, pos, fr, sub)
+		out.merge(sub)
+	}
+}
+
+// inlineCtor walks a literal of a handler constructor: in place, with its
+// own literals counted in turn.
+func (e *Engine) inlineCtor(fn *ssa.Function, free []binding, pos token.Pos, fr *frame, out *collector) {
+	if fr.onStack(fn) {
+		return
+	}
+	if fr.depth >= maxDepth || !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
+	}
+	defer e.shallower()
+	nf := &frame{fn: fn, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, ctor: true, inTx: fr.inTx}
+	e.walk(nf, out)
 }
 
 // site handles one call, defer or go instruction, applying any hatch on
@@ -286,18 +474,11 @@ func (e *Engine) site(pos token.Pos, c *ssa.CallCommon, isGo bool, fr *frame, ou
 	if !pos.IsValid() {
 		pos = fr.fn.Pos()
 	}
-	hs := e.hatchesAt(pos)
-	for _, h := range hs {
-		if h.None {
-			out.add(Effect{Kind: AssertedEffectFree, Reason: h.Reason, Provenance: Declared, Pos: e.pos(h.Start), Module: e.Module})
+	e.hatched(pos, fr, out, func(target *collector) {
+		if !isGo {
+			e.call(c, pos, fr, target)
 			return
 		}
-	}
-	target := out
-	if len(hs) > 0 {
-		target = newCollector()
-	}
-	if isGo {
 		sub := newCollector()
 		e.call(c, pos, fr, sub)
 		target.add(Effect{
@@ -310,12 +491,25 @@ func (e *Engine) site(pos token.Pos, c *ssa.CallCommon, isGo bool, fr *frame, ou
 			Local: len(sub.effects)+len(sub.pending) == 0,
 		})
 		target.merge(sub)
-	} else {
-		e.call(c, pos, fr, target)
+	})
+}
+
+// hatched runs do for the site at pos, applying the hatches on the
+// statement that holds it.
+func (e *Engine) hatched(pos token.Pos, fr *frame, out *collector, do func(target *collector)) {
+	hs := e.hatchesAt(pos, fr)
+	for _, h := range hs {
+		if h.None {
+			out.add(Effect{Kind: AssertedEffectFree, Reason: h.Reason, Provenance: Declared, Pos: e.pos(h.Start), Module: e.Module})
+			return
+		}
 	}
 	if len(hs) == 0 {
+		do(out)
 		return
 	}
+	target := newCollector()
+	do(target)
 	for _, h := range hs {
 		for _, d := range h.Declared {
 			d.Provenance = Declared
@@ -334,10 +528,23 @@ func (e *Engine) site(pos token.Pos, c *ssa.CallCommon, isGo bool, fr *frame, ou
 	out.merge(target)
 }
 
-func (e *Engine) hatchesAt(pos token.Pos) []*Hatch {
+// hatchesAt returns the hatches on the statement holding pos, in the
+// function the site belongs to (a synthetic wrapper's sites belong to
+// the function that called it).
+func (e *Engine) hatchesAt(pos token.Pos, fr *frame) []*Hatch {
+	if len(e.Hatches) == 0 {
+		return nil
+	}
+	owner := token.NoPos
+	for f := fr; f != nil; f = f.parent {
+		if syn := f.fn.Syntax(); syn != nil && !f.at.IsValid() {
+			owner = syn.Pos()
+			break
+		}
+	}
 	var hs []*Hatch
 	for _, h := range e.Hatches {
-		if h.Start <= pos && pos < h.End {
+		if h.Start <= pos && pos < h.End && (h.Fn == token.NoPos || h.Fn == owner) {
 			hs = append(hs, h)
 		}
 	}

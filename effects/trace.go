@@ -38,9 +38,11 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		if idx < 0 {
 			return unknownStr()
 		}
-		if fr.args != nil && idx < len(fr.args) {
-			b := fr.args[idx]
-			return e.trace(b.v, b.fr, h)
+		if h == handleReqURL && e.reqRewritten(v, 0) {
+			return unknownStr() // this function changes the request's URL
+		}
+		if b, ok := fr.param(idx); ok {
+			return e.traceB(b, h)
 		}
 		if fr.root {
 			return Str{Alts: [][]Part{{{Param: idx + 1, Handle: h}}}}
@@ -52,8 +54,7 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 	case *ssa.FreeVar:
 		for i, fv := range fr.fn.FreeVars {
 			if fv == v && i < len(fr.free) {
-				b := fr.free[i]
-				return e.trace(b.v, b.fr, h)
+				return e.traceB(fr.free[i], h)
 			}
 		}
 		return unknownStr()
@@ -140,8 +141,8 @@ func (e *Engine) methodResult(v ssa.Value, fr *frame, name string) Str {
 	if !e.concretes(v, fr, 0, &ts) || len(ts) == 0 {
 		// A parameter bound by an inline frame: follow the binding.
 		if p, ok := v.(*ssa.Parameter); ok {
-			if idx := paramIndex(fr.fn, p); idx >= 0 && fr.args != nil && idx < len(fr.args) {
-				return e.methodResult(fr.args[idx].v, fr.args[idx].fr, name)
+			if b, ok := fr.param(paramIndex(fr.fn, p)); ok {
+				return e.methodResultB(b, name)
 			}
 		}
 		return unknownStr()
@@ -149,7 +150,7 @@ func (e *Engine) methodResult(v ssa.Value, fr *frame, name string) Str {
 	var s Str
 	for _, t := range ts {
 		c, ok := "", false
-		if !t.std {
+		if t.x != nil {
 			c, ok = e.methodConst(t.x.Type(), name)
 		}
 		if !ok {
@@ -211,7 +212,10 @@ func eachInstr(fns []*ssa.Function, f func(fn *ssa.Function, instr ssa.Instructi
 }
 
 // storedValues returns the values stored to the local variable at addr,
-// when addr is one (an Alloc, possibly captured by a closure).
+// when addr is one (an Alloc, possibly captured by a closure) and every
+// store to it is visible: none when its address escapes to code that
+// could store to it unseen (a helper handed &q), or when a closure that
+// captures it assigns it.
 func storedValues(addr ssa.Value, fr *frame) []binding {
 	for {
 		fv, ok := addr.(*ssa.FreeVar)
@@ -220,7 +224,7 @@ func storedValues(addr ssa.Value, fr *frame) []binding {
 		}
 		found := false
 		for i, x := range fr.fn.FreeVars {
-			if x == fv && i < len(fr.free) {
+			if x == fv && i < len(fr.free) && fr.free[i].live() {
 				addr, fr = fr.free[i].v, fr.free[i].fr
 				found = true
 				break
@@ -236,11 +240,60 @@ func storedValues(addr ssa.Value, fr *frame) []binding {
 	}
 	var out []binding
 	for _, r := range *alloc.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
-			out = append(out, binding{st.Val, fr})
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != alloc {
+				return nil // the address is stored away
+			}
+			out = append(out, binding{v: r.Val, fr: fr})
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if closureStores(r, alloc) {
+				return nil
+			}
+		default:
+			return nil // handed to a call, or kept: it may change unseen
 		}
 	}
 	return out
+}
+
+// closureStores reports whether the closure mc, which captures alloc,
+// stores to it (or lets its address go further).
+func closureStores(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return true
+	}
+	for i, b := range mc.Bindings {
+		if b == alloc && (i >= len(fn.FreeVars) || freeVarStored(fn, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// freeVarStored reports whether free variable i of fn is stored to or
+// escapes, through nested closures too.
+func freeVarStored(fn *ssa.Function, i int) bool {
+	for _, r := range *fn.FreeVars[i].Referrers() {
+		switch r := r.(type) {
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			inner, ok := r.Fn.(*ssa.Function)
+			if !ok {
+				return true
+			}
+			for j, b := range r.Bindings {
+				if b == fn.FreeVars[i] && (j >= len(inner.FreeVars) || freeVarStored(inner, j)) {
+					return true
+				}
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
@@ -267,7 +320,7 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 			return e.trace(v.X, fr, handleString)
 		}
 	case *ssa.Call:
-		if f, ok := stringModels[staticKey(v.Call)]; ok {
+		if f, ok := lib().strings[staticKey(v.Call)]; ok {
 			return f(e, v.Call.Args, fr)
 		}
 		if c, ok := e.constCall(v.Call); ok {
@@ -280,7 +333,7 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 		}
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
-			if f, ok := extractStringModels[staticKey(call.Call)]; ok {
+			if f, ok := lib().extracts[staticKey(call.Call)]; ok {
 				return f(e, call.Call.Args, fr)
 			}
 		}
@@ -363,6 +416,9 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		return
 	}
 	if !e.enter(v, fr) {
+		if e.depth > maxTrace {
+			fs.unresolved = true
+		}
 		return // already being resolved: a cycle adds nothing
 	}
 	defer e.leave(v, fr)
@@ -381,9 +437,14 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		e.collectFuncs(v.X, fr, fs, depth+1)
 	case *ssa.Parameter:
 		idx := paramIndex(fr.fn, v)
+		b, bound := fr.param(idx)
 		switch {
-		case idx >= 0 && fr.args != nil && idx < len(fr.args):
-			e.collectFuncs(fr.args[idx].v, fr.args[idx].fr, fs, depth+1)
+		case idx >= 0 && bound:
+			if b = follow(b); b.live() {
+				e.collectFuncs(b.v, b.fr, fs, depth+1)
+			} else {
+				fs.unresolved = true
+			}
 		case idx >= 0 && fr.root:
 			fs.params = append(fs.params, idx)
 		case idx >= 0 && fr.retParams:
@@ -393,7 +454,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 	case *ssa.FreeVar:
 		for i, x := range fr.fn.FreeVars {
-			if x == v && i < len(fr.free) {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
 				e.collectFuncs(fr.free[i].v, fr.free[i].fr, fs, depth+1)
 				return
 			}
@@ -442,7 +503,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			fs.fromStd = true
 			for _, a := range v.Call.Args {
 				if _, ok := a.Type().Underlying().(*types.Signature); ok {
-					fs.wrapped = append(fs.wrapped, binding{a, fr})
+					fs.wrapped = append(fs.wrapped, binding{v: a, fr: fr})
 				}
 			}
 			return
@@ -479,9 +540,7 @@ func (e *Engine) localReturns(call *ssa.Call, fr *frame) (*frame, []*ssa.Return)
 	}
 	var free []binding
 	if mc, ok := call.Call.Value.(*ssa.MakeClosure); ok {
-		for _, b := range mc.Bindings {
-			free = append(free, binding{b, fr})
-		}
+		free = bind(mc.Bindings, fr)
 	}
 	cf := &frame{fn: callee, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
 	var rets []*ssa.Return
@@ -542,7 +601,7 @@ func (e *Engine) isStdCall(call *ssa.Call) bool {
 	if obj == nil || obj.Pkg() == nil {
 		return false
 	}
-	return obj.Pkg() != e.Pkg && (e.Analysed == nil || !e.Analysed(obj.Pkg()) || isModelled(obj.Pkg().Path()))
+	return obj.Pkg() != e.Pkg && (e.Analysed == nil || !e.Analysed(obj.Pkg()) || lib().modelled(obj.Pkg().Path()))
 }
 
 // String describes the site for debugging.

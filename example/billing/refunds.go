@@ -45,7 +45,7 @@ func (s *Server) DraftRefund(w http.ResponseWriter, r *http.Request) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Authorization", "Bearer "+s.apiKey)
 	req.Header.Set("Idempotency-Key", fmt.Sprintf("refund-%d", id))
-	resp, err := s.client.Do(req)
+	resp, err := stripeHTTP.Do(req)
 	if err != nil {
 		http.Error(w, "stripe unavailable", http.StatusBadGateway)
 		return
@@ -89,7 +89,7 @@ func (s *Server) RefundStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Header.Set("Authorization", "Bearer "+s.apiKey)
-	resp, err := s.client.Do(req)
+	resp, err := stripeHTTP.Do(req)
 	if err != nil {
 		http.Error(w, "stripe unavailable", http.StatusBadGateway)
 		return

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 
 	"example.com/shop/store"
 )
@@ -14,14 +15,18 @@ import (
 // Server holds the billing handlers' dependencies.
 type Server struct {
 	db     *sql.DB
-	client *http.Client
 	store  *store.Store
 	apiKey string
 }
 
-// NewServer returns a Server over db that calls Stripe with client.
-func NewServer(db *sql.DB, client *http.Client, apiKey string) *Server {
-	return &Server{db: db, client: client, store: store.New(db), apiKey: apiKey}
+// stripeHTTP is the client the handlers call Stripe with. It is built
+// here, with the default transport, so authvet sees where its requests
+// go; a client handed in from main could carry any transport.
+var stripeHTTP = &http.Client{Timeout: 15 * time.Second}
+
+// NewServer returns a Server over db.
+func NewServer(db *sql.DB, apiKey string) *Server {
+	return &Server{db: db, store: store.New(db), apiKey: apiKey}
 }
 
 // tenant is the caller's tenant, set by the auth middleware.

@@ -6,7 +6,6 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"time"
 
 	"example.com/shop/billing"
 )
@@ -21,7 +20,7 @@ func main() {
 	}
 	defer db.Close()
 
-	srv := billing.NewServer(db, &http.Client{Timeout: 15 * time.Second}, os.Getenv("STRIPE_KEY"))
+	srv := billing.NewServer(db, os.Getenv("STRIPE_KEY"))
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/refunds", srv.DraftRefund)

@@ -207,14 +207,40 @@ func marker(s any) {
 	}
 }
 
+// GeneratedCode hands the generated helper a value without the marker
+// method: the assertion fails, nothing is called.
+//
 //agent:operable grant=Notes
 func (s *Server) GeneratedCode(ctx context.Context) {
 	mustEmbed(s)
 }
 
+// GeneratedCodeUnknown hands it a value the analysis cannot see: in
+// generated code as in hand-written code, that call is unprovable.
+//
 //agent:operable grant=Notes
-func (s *Server) HandWritten(ctx context.Context) {
-	marker(s) // want `HandWritten calls testEmbeddedByValue through the interface`
+func (s *Server) GeneratedCodeUnknown(ctx context.Context, v any) {
+	mustEmbed(v) // want `GeneratedCodeUnknown calls testEmbeddedByValue through the interface`
+}
+
+//agent:operable grant=Notes
+func (s *Server) HandWritten(ctx context.Context, v any) {
+	marker(v) // want `HandWritten calls testEmbeddedByValue through the interface`
+}
+
+// embedded has the marker method, and it writes.
+type embedded struct{ db *sql.DB }
+
+func (e embedded) testEmbeddedByValue() {
+	e.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2)
+}
+
+// GeneratedCodeResolved hands the generated helper a value whose marker
+// method writes: the generated call is resolved to it.
+//
+//agent:operable grant=Notes
+func (s *Server) GeneratedCodeResolved(ctx context.Context) {
+	mustEmbed(embedded{db: s.db}) // want `GeneratedCodeResolved writes "secrets"`
 }
 
 // Echo handlers call the framework's Context interface; it is benign.

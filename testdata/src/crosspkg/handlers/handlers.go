@@ -66,9 +66,18 @@ func (s *Server) HandlePassedIn(ctx context.Context, db *sql.DB) error {
 }
 
 //agent:operable grant=grants.CategoryEditor // want `RequestPassedIn is declared reversible by grant CategoryEditor, but its effects floor it at compensable: an outbound call to "https://api.example.com/v1/tags/7" at \S*handlers.go:\d+ \(reaching \S*store.go:\d+\)`
-func (s *Server) RequestPassedIn(ctx context.Context, c *http.Client) error {
+func (s *Server) RequestPassedIn(ctx context.Context) error {
 	req, _ := http.NewRequestWithContext(ctx, "PUT", "https://api.example.com/v1/tags/7", nil)
-	return store.Send(c, req) // want `RequestPassedIn calls out to "https://api.example.com/v1/tags/7" \(PUT\)`
+	return store.Send(http.DefaultClient, req) // want `RequestPassedIn calls out to "https://api.example.com/v1/tags/7" \(PUT\)`
+}
+
+// ClientPassedIn hands the other package a client it was handed: its
+// Transport is out of sight, so the URL is not proved.
+//
+//agent:operable grant=grants.CategoryEditor
+func (s *Server) ClientPassedIn(ctx context.Context, c *http.Client) error {
+	req, _ := http.NewRequestWithContext(ctx, "PUT", "https://api.example.com/v1/tags/7", nil)
+	return store.Send(c, req) // want `ClientPassedIn sends a request through an \*http.Client whose Transport the analysis cannot see`
 }
 
 //agent:operable grant=grants.CategoryEditor

@@ -32,13 +32,117 @@ var (
 	}
 )
 
-func init() {
-	for name := range gormWrites {
-		models[gormPath+".DB."+name] = gormWrite(name)
+// gormLibrary: gorm.io/gorm and its subpackages.
+func gormLibrary() *Library {
+	const p = gormPath
+	l := &Library{
+		Name:        "gorm",
+		Paths:       []string{p},
+		Modelled:    true,
+		Models:      map[string]model{},
+		IfaceModels: map[string]model{},
+		Handles:     []string{p + ".DB", p + ".Association", p + ".Statement", p + "/migrator.Migrator", p + ".PreparedStmtDB", p + ".PreparedStmtTX"},
+		SinkIfaces:  []string{p + ".Migrator", p + ".ConnPool", p + ".TxBeginner", p + ".ConnPoolBeginner", p + ".Interface", p + ".ChainInterface", p + ".CreateInterface", p + ".ExecInterface", p + ".SetCreateOrUpdateInterface", p + ".SetUpdateOnlyInterface"},
+		TxBegins:    []string{p + ".DB.Begin"},
+		TxCommits:   []string{p + ".DB.Commit", p + ".DB.Rollback"},
+		Safe: []string{
+			p + ".Open", p + ".Expr", p + ".Scan", p + ".G", p + ".NewPreparedStmtDB", p + ".DeletedAt.*", p + ".Config.*",
+			p + "/clause.*", p + "/schema.*", p + "/logger.*", p + "/utils.*",
+			p + ".Association.Find", p + ".Association.Count", p + ".Association.Unscoped",
+		},
 	}
-	models[gormPath+".DB.Exec"] = sqlTextModel(1)
-	models[gormPath+".DB.Raw"] = sqlTextModel(1)
-	models[gormPath+".DB.Transaction"] = txCallback(1)
+	for name := range gormChain {
+		l.Safe = append(l.Safe, p+".DB."+name)
+	}
+	l.Safe = append(l.Safe, keys(p+".DB.", "Find", "First", "Last", "Take", "Count", "Pluck", "Scan", "Row", "Rows", "ScanRows", "FindInBatches",
+		"FirstOrInit", "ToSQL", "DB", "Begin", "Commit", "Rollback", "SavePoint", "RollbackTo", "AddError", "Connection", "Get", "InstanceGet",
+		"Association", "Name", "Explain", "QuoteTo", "BindVarTo", "DataTypeOf", "DefaultValueOf", "Initialize", "Apply", "AfterInitialize", "Callback", "Use", "SetupJoinTable", "Migrator")...)
+	for name := range gormWrites {
+		l.Models[p+".DB."+name] = gormWrite(name)
+	}
+	for _, name := range []string{"Find", "First", "Last", "Take", "FirstOrInit", "Scan"} {
+		l.Models[p+".DB."+name] = gormRead
+	}
+	l.Models[p+".DB.Exec"] = sqlText(1)
+	l.Models[p+".DB.Raw"] = sqlText(1)
+	l.Models[p+".DB.Transaction"] = txCallback(1)
+	for _, recv := range []string{"PreparedStmtDB", "PreparedStmtTX", "Tx"} {
+		for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
+			l.Models[p+"."+recv+"."+name] = sqlText(2)
+		}
+	}
+	for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
+		l.IfaceModels[p+".ConnPool."+name] = sqlText(2)
+	}
+	// The generic API (gorm.G[T](db)...): reads and builders are safe,
+	// writes are not modelled yet.
+	reads := map[string]bool{"Find": true, "First": true, "Last": true, "Take": true, "Count": true, "Row": true, "Rows": true, "Scan": true, "FindInBatches": true, "Build": true}
+	for _, iface := range []string{"Interface", "ChainInterface", "CreateInterface", "ExecInterface", "SetCreateOrUpdateInterface", "SetUpdateOnlyInterface"} {
+		for name := range gormChain {
+			l.IfaceModels[p+"."+iface+"."+name] = func(*callSite) {}
+		}
+		for name := range reads {
+			l.IfaceModels[p+"."+iface+"."+name] = func(c *callSite) { c.handOff() }
+		}
+		for _, name := range []string{"Create", "CreateInBatches", "Update", "Updates", "Delete", "Exec", "Raw", "MapColumns"} {
+			l.IfaceModels[p+"."+iface+"."+name] = func(c *callSite) {
+				c.unprovable("writes through gorm's generic API ("+c.fn.Name()+"), which authvet does not model yet",
+					"declare what the call does with //agent:effect writes(...)")
+			}
+		}
+	}
+	return l
+}
+
+// gormHooks are the model methods gorm calls around a write or a read.
+var gormHooks = map[string][]string{
+	"create": {"BeforeSave", "BeforeCreate", "AfterCreate", "AfterSave"},
+	"update": {"BeforeSave", "BeforeUpdate", "AfterUpdate", "AfterSave"},
+	"delete": {"BeforeDelete", "AfterDelete"},
+	"find":   {"AfterFind"},
+}
+
+// gormRead runs the AfterFind hook of the value read into.
+func gormRead(c *callSite) {
+	if v, fr, ok := c.value(1); ok {
+		c.e.gormHook(c, v, fr, "find")
+	}
+	c.handOff()
+}
+
+// gormHook walks the hook methods the model type of value v has: gorm
+// calls them with the transaction, inside it.
+func (e *Engine) gormHook(c *callSite, v ssa.Value, fr *frame, op string) {
+	t := pointee(v)
+	if t == nil || e.Prog == nil {
+		return
+	}
+	recvV := v
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		recvV = mi.X
+	}
+	for {
+		if s, ok := t.Underlying().(*types.Slice); ok {
+			t = s.Elem()
+			recvV = nil
+			continue
+		}
+		break
+	}
+	if _, isPtr := t.(*types.Pointer); !isPtr {
+		t = types.NewPointer(t)
+	}
+	for _, name := range gormHooks[op] {
+		obj, fn := e.methodOf(t, name)
+		if obj == nil {
+			continue
+		}
+		args := []binding{{}}
+		if recvV != nil {
+			args[0] = binding{v: recvV, fr: fr}
+		}
+		e.callObjOrWrapper(obj, fn, args, c.pos, c.fr, c.out)
+	}
 }
 
 // gormState is what a builder carries on one path.
@@ -47,30 +151,61 @@ type gormState struct {
 	model types.Type // from Model(x)
 	where bool       // a Where, Not, Or or Scopes was applied
 	bad   bool       // Table's argument is not constant
+	// modelV is the value handed to Model, whose hooks gorm runs.
+	modelV ssa.Value
 }
 
 func gormWrite(name string) model {
 	needsWhere := gormWrites[name]
-	return func(e *Engine, c *callSite) {
-		states := e.gormStates(c.args[0], c.fr, 0)
-		var value ssa.Value
-		if len(c.args) > 1 && name != "Update" && name != "UpdateColumn" {
-			value = c.args[1]
+	return func(c *callSite) {
+		e := c.e
+		recv, rfr, ok := c.value(0)
+		if !ok {
+			c.unprovable("writes through a gorm builder the analysis cannot see",
+				"declare what the call does with //agent:effect writes(...)")
+			return
 		}
-		conds := name == "Delete" && len(c.args) > 2 && nonEmptyVariadic(c.args[2])
+		states := e.gormStates(recv, rfr, 0)
+		var value ssa.Value
+		var vfr *frame
+		if name != "Update" && name != "UpdateColumn" {
+			value, vfr, _ = c.value(1)
+		}
+		conds := false
+		if name == "Delete" {
+			if cv, _, ok := c.value(2); ok {
+				conds = nonEmptyVariadic(cv)
+			}
+		}
 		for _, st := range states {
 			table, ok := e.gormTable(st, value)
 			if !ok {
-				c.out.add(e.unprovable(c.pos, "writes through gorm to a table the analysis cannot name",
-					`use Model(&T{}) or a constant Table("..."), or declare it with //agent:effect writes(...)`))
+				c.unprovable("writes through gorm to a table the analysis cannot name",
+					`use Model(&T{}) or a constant Table("..."), or declare it with //agent:effect writes(...)`)
 				continue
 			}
 			kind := Write
 			if needsWhere && !st.where && !conds && !(name == "Delete" && loadedRow(value)) {
 				kind = UnboundedWrite
 			}
-			c.out.add(Effect{Kind: kind, Subject: table, Provenance: TypeResolved, Pos: e.pos(c.pos), Module: e.Module})
+			c.add(kind, table, TypeResolved)
 		}
+		hookValue, hookFr := value, vfr
+		if hookValue == nil {
+			for _, st := range states {
+				if st.modelV != nil {
+					hookValue, hookFr = st.modelV, rfr
+				}
+			}
+		}
+		if hookValue != nil {
+			op := map[string]string{"Create": "create", "CreateInBatches": "create", "Save": "update", "FirstOrCreate": "create", "Delete": "delete"}[name]
+			if op == "" {
+				op = "update"
+			}
+			e.gormHook(c, hookValue, hookFr, op)
+		}
+		c.handOff()
 	}
 }
 
@@ -100,6 +235,7 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 				}
 			case "Model":
 				st.model = pointee(v.Call.Args[1])
+				st.modelV = v.Call.Args[1]
 			case "Where", "Not", "Or", "Scopes":
 				st.where = true
 			}
@@ -112,12 +248,14 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 		}
 		return out
 	case *ssa.Parameter:
-		if idx := paramIndex(fr.fn, v); idx >= 0 && fr.args != nil && idx < len(fr.args) {
-			return e.gormStates(fr.args[idx].v, fr.args[idx].fr, depth+1)
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return e.gormStates(b.v, b.fr, depth+1)
+			}
 		}
 	case *ssa.FreeVar:
 		for i, x := range fr.fn.FreeVars {
-			if x == v && i < len(fr.free) {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
 				return e.gormStates(fr.free[i].v, fr.free[i].fr, depth+1)
 			}
 		}

@@ -1,0 +1,445 @@
+package effects
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Values handed to code that is not walked (SPEC §4.1): the standard
+// library, a modelled library's non-sink API, a package that reaches no
+// sink of its own. A function value handed over counts as called there;
+// an interface value whose concrete type the analysis sees counts as each
+// method of that interface called on it. When the callee may run what it
+// was handed after it returns, the work is also detached. Stored
+// callbacks (a store, a channel send, a map update of a function or
+// interface value into something that outlives the statement) are
+// walked where they are stored, the same way.
+
+// handOff hands args (receiver first for methods) to fn, a function that
+// is not walked; fn is nil for a function value the standard library
+// made (sync.OnceFunc's product), whose parameters are the args' own.
+func (e *Engine) handOff(fn *types.Func, args []binding, pos token.Pos, fr *frame, out *collector) {
+	var sig *types.Signature
+	recv := 0
+	if fn != nil {
+		sig = fn.Signature()
+		if sig.Recv() != nil {
+			recv = 1
+		}
+	}
+	for i, a := range args {
+		var pt types.Type
+		switch j := i - recv; {
+		case sig == nil:
+		case j < 0:
+			pt = sig.Recv().Type() // a func type's method (http.HandlerFunc.ServeHTTP) calls it
+		case j < sig.Params().Len():
+			pt = sig.Params().At(j).Type()
+		case sig.Variadic() && sig.Params().Len() > 0:
+			pt = sig.Params().At(sig.Params().Len() - 1).Type()
+		}
+		e.handOffValue(a, pt, pos, fr, out, e.retains(fn, i-recv))
+	}
+}
+
+// handOffValue hands one value over: pt is the parameter's declared type
+// (nil: the value's own).
+func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, detach bool) {
+	b = follow(b)
+	if !b.live() {
+		return
+	}
+	if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
+		return
+	}
+	if pt == nil {
+		pt = b.v.Type()
+	}
+	switch u := b.v.Type().Underlying().(type) {
+	case *types.Signature:
+		e.callArg(b, pos, fr, out, callFlags{detach: detach})
+	case *types.Interface:
+		e.handOffIface(b, pt, pos, fr, out, detach)
+	case *types.Slice:
+		// A variadic argument or a slice literal of callbacks or
+		// interface values: each element the analysis sees.
+		switch u.Elem().Underlying().(type) {
+		case *types.Signature, *types.Interface:
+			for _, el := range sliceElems(b.v) {
+				e.handOffValue(binding{v: el, fr: b.fr}, u.Elem(), pos, fr, out, detach)
+			}
+		}
+	default:
+		if tp, ok := pt.(*types.TypeParam); ok {
+			// A generic callee calls its constraint's methods on the value.
+			if it, ok := tp.Constraint().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+				e.callIfaceMethods(b.v.Type(), b, it, pos, fr, out, detach)
+			}
+		}
+	}
+}
+
+// handOffIface hands over an interface value: each method of the
+// parameter's interface (for an empty interface, the methods the
+// standard library calls through type assertions: String, Error,
+// MarshalJSON, ...) is called on each concrete value the analysis sees.
+// A parameter of the function being summarised is resolved at each call.
+func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, detach bool) {
+	it, _ := pt.Underlying().(*types.Interface)
+	if it == nil {
+		it, _ = b.v.Type().Underlying().(*types.Interface)
+	}
+	if it == nil || ignoredIface(pt) || ignoredIface(b.v.Type()) {
+		return
+	}
+	if idx, ok := rootParam(b); ok {
+		for _, name := range ifaceMethodNames(it) {
+			// Reason "": dropped if the caller cannot resolve it either.
+			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: name, Detach: detach, Pos: e.pos(pos), Module: e.Module})
+		}
+		return
+	}
+	var ts []target
+	if e.Prog == nil || !e.concretes(b.v, b.fr, 0, &ts) {
+		return
+	}
+	for _, t := range ts {
+		if t.x == nil {
+			continue
+		}
+		if _, ok := t.x.Type().Underlying().(*types.Signature); ok {
+			// A function value handed over as any (runtime.SetFinalizer's
+			// finalizer, a FuncMap entry).
+			e.callArg(binding{v: t.x, fr: t.fr}, pos, fr, out, callFlags{detach: detach})
+			continue
+		}
+		e.callIfaceMethods(t.x.Type(), binding{v: t.x, fr: t.fr}, it, pos, fr, out, detach)
+	}
+}
+
+// callIfaceMethods calls, with unknown arguments, each method of it (or,
+// for an empty interface, each protocol method) on the value recv of
+// concrete type t. Only types of analysed packages have methods worth
+// walking.
+func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interface, pos token.Pos, fr *frame, out *collector, detach bool) {
+	if !e.analysedType(t) {
+		return
+	}
+	names := ifaceMethodNames(it)
+	if len(names) == 0 {
+		names = protocolMethods
+	}
+	work := out
+	if detach {
+		work = newCollector()
+	}
+	for _, name := range names {
+		obj, fn := e.methodOf(t, name)
+		if obj == nil {
+			continue
+		}
+		e.callObjOrWrapper(obj, fn, []binding{recv}, pos, fr, work)
+	}
+	if detach {
+		e.detachedWork(work, pos, "hands a value to code that may call its methods after the call returns", out)
+	}
+}
+
+// callObjOrWrapper calls a method found by methodOf: through its SSA
+// function when the program has one (a promoted method's wrapper is
+// walked; a method of this package on a receiver built here is walked
+// inline), else by its declaration.
+func (e *Engine) callObjOrWrapper(obj *types.Func, fn *ssa.Function, args []binding, pos token.Pos, fr *frame, out *collector) {
+	if fn != nil {
+		e.callFunc(fn, fn, fr, args, pos, fr, out)
+		return
+	}
+	e.callObj(obj, fn, args, pos, fr, out)
+}
+
+// protocolMethods are the methods the standard library calls on a value
+// it is handed as any, through type assertions (fmt, encoding/json,
+// encoding, log/slog, database/sql/driver).
+var protocolMethods = []string{"String", "Error", "GoString", "Format", "MarshalJSON", "MarshalText", "MarshalBinary", "AppendText", "LogValue", "Value", "WriteTo"}
+
+func ifaceMethodNames(it *types.Interface) []string {
+	var names []string
+	for i := 0; i < it.NumMethods(); i++ {
+		names = append(names, it.Method(i).Name())
+	}
+	return names
+}
+
+// ignoredIface: context.Context and error values are handed to nearly
+// every call; their implementations are the standard library's or plain
+// values, and following them would cost more than it finds.
+func ignoredIface(t types.Type) bool {
+	switch qualifiedName(t) {
+	case "context.Context", "error":
+		return true
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error" {
+		return true
+	}
+	return false
+}
+
+// analysedType reports whether t (or *t's element) is a named type of a
+// package whose functions have summaries: this one or an analysed one.
+func (e *Engine) analysedType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	pkg := n.Obj().Pkg()
+	return pkg == e.Pkg || (e.Analysed != nil && e.Analysed(pkg) && !lib().modelled(pkg.Path()))
+}
+
+// sliceElems returns the values stored into the elements of a slice
+// built here from a local array (a variadic argument, a slice literal).
+func sliceElems(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// retains reports whether fn may run or call its parameter i after it
+// returns: documented for the standard library, a fact for packages that
+// are not walked.
+func (e *Engine) retains(fn *types.Func, i int) bool {
+	if fn == nil {
+		return false
+	}
+	if r, ok := lib().retains[FuncKey(fn)]; ok {
+		return r < 0 || r == i
+	}
+	if e.Retains != nil {
+		return e.Retains(fn, i)
+	}
+	return false
+}
+
+// storeSite walks a function or interface value stored where it may be
+// called later: into a field, a global, a slice or map element, a
+// channel. A store into a local variable or into a struct the analysis
+// follows is resolved where the value is called instead.
+func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out *collector) {
+	var val, addr ssa.Value
+	detach := false
+	switch in := instr.(type) {
+	case *ssa.Store:
+		val, addr = in.Val, in.Addr
+		if !callbackType(val.Type()) || e.followedStore(in, fr) {
+			return
+		}
+		detach = longLived(addr, fr)
+		if ia, ok := addr.(*ssa.IndexAddr); ok {
+			if alloc, ok := ia.X.(*ssa.Alloc); ok {
+				detach = arrayLongLived(alloc, fr)
+			}
+		}
+	case *ssa.Send:
+		val, detach = in.X, true
+	case *ssa.MapUpdate:
+		val, addr = in.Value, in.Map
+		detach = longLived(addr, fr)
+	default:
+		return
+	}
+	if !callbackType(val.Type()) {
+		return
+	}
+	e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, detach)
+}
+
+// callbackType: values whose storing matters, function values and
+// interface values (context.Context and error aside).
+func callbackType(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Signature:
+		return true
+	case *types.Interface:
+		return !ignoredIface(t)
+	}
+	return false
+}
+
+// followedStore reports whether the analysis follows the store to the
+// value's use: a local variable whose address does not escape, a field
+// of a local struct it follows, or an element of a variadic array.
+func (e *Engine) followedStore(st *ssa.Store, fr *frame) bool {
+	switch a := st.Addr.(type) {
+	case *ssa.Alloc:
+		return !addrEscapes(a)
+	case *ssa.FieldAddr:
+		if modelledFields[qualifiedName(a.X.Type())+"."+fieldName(a.X.Type(), a.Field)] {
+			return true // the models of the struct's methods read it
+		}
+		if alloc, _, ok := allocOf(a.X, fr, 0); ok {
+			var bs []binding
+			return fieldOfAlloc(alloc, a.Field, fr, 0, &bs)
+		}
+	case *ssa.IndexAddr:
+		// The elements of a local array are seen where the slice made of
+		// it goes (a variadic call, append).
+		if alloc, ok := a.X.(*ssa.Alloc); ok {
+			return !arrayStoredAway(alloc)
+		}
+	}
+	return false
+}
+
+// modelledFields are fields whose values the models read where they are
+// used: an http.Client's Transport is walked when the client sends.
+var modelledFields = map[string]bool{"net/http.Client.Transport": true}
+
+// arrayStoredAway reports whether a local array's slice is appended to or
+// stored into something else (its elements then live on there).
+func arrayStoredAway(alloc *ssa.Alloc) bool {
+	for _, r := range *alloc.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *sl.Referrers() {
+			switch r2 := r2.(type) {
+			case *ssa.Call:
+				if b, ok := r2.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					return true
+				}
+			case *ssa.Store, *ssa.MapUpdate, *ssa.Send:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// arrayLongLived reports whether the slices of a local array end up in
+// something long-lived (appended to a receiver's hook list, sent).
+func arrayLongLived(alloc *ssa.Alloc, fr *frame) bool {
+	dest := func(v ssa.Value) bool {
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == v && longLived(r.Addr, fr) {
+					return true
+				}
+			case *ssa.Send:
+				return true
+			case *ssa.MapUpdate:
+				if longLived(r.Map, fr) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		sl, ok := r.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		if dest(sl) {
+			return true
+		}
+		for _, r2 := range *sl.Referrers() {
+			if c, ok := r2.(*ssa.Call); ok {
+				if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && dest(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// addrEscapes reports whether a local variable's address is used other
+// than to load and store it.
+func addrEscapes(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != a {
+				return true
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			// Captured: the closure may store to it; storedValues
+			// follows closures that only read it.
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// longLived reports whether addr is rooted at something that outlives the
+// walk of the function being summarised: a package variable, or a value
+// it was handed (a parameter, the receiver).
+func longLived(addr ssa.Value, fr *frame) bool {
+	for i := 0; i < 32; i++ {
+		switch a := addr.(type) {
+		case *ssa.Global:
+			return true
+		case *ssa.Parameter:
+			if b, ok := fr.param(paramIndex(fr.fn, a)); ok && b.live() {
+				addr, fr = b.v, b.fr
+				continue
+			}
+			return true
+		case *ssa.FreeVar:
+			found := false
+			for j, x := range fr.fn.FreeVars {
+				if x == a && j < len(fr.free) && fr.free[j].live() {
+					addr, fr = fr.free[j].v, fr.free[j].fr
+					found = true
+					break
+				}
+			}
+			if !found {
+				return true
+			}
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.Field:
+			addr = a.X
+		case *ssa.Index:
+			addr = a.X
+		case *ssa.UnOp:
+			addr = a.X
+		case *ssa.Slice:
+			addr = a.X
+		case *ssa.ChangeType:
+			addr = a.X
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,539 @@
+package effects
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// net/http: requests sent by the package functions, by *http.Client
+// methods, by Do or RoundTrip of a request made with NewRequest*.
+const httpPath = "net/http"
+
+func httpLibrary() *Library {
+	const p = httpPath
+	l := &Library{
+		Name:    "net/http",
+		Paths:   []string{p},
+		Models:  map[string]model{},
+		Handles: []string{p + ".Client", p + ".Request", p + ".RoundTripper", p + ".Transport"},
+		// RoundTripper implementations send requests: never benign.
+		SinkIfaces:  []string{p + ".RoundTripper"},
+		IfaceModels: map[string]model{p + ".RoundTripper.RoundTrip": roundTripper},
+	}
+	for name, m := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
+		l.Models[p+"."+name] = sendURL(0, m, false)
+		l.Models[p+".Client."+name] = sendURL(1, m, true)
+	}
+	l.Models[p+".Client.Do"] = func(c *callSite) { c.viaClient(func(c *callSite) { c.e.sendRequest(1, c) }) }
+	l.Models[p+".Transport.RoundTrip"] = func(c *callSite) { c.e.sendRequest(1, c) }
+	return l
+}
+
+// Calls that make a *http.Request: method and URL argument indexes.
+var newRequestArgs = map[string]struct{ method, url int }{
+	"net/http.NewRequest":            {0, 1},
+	"net/http.NewRequestWithContext": {1, 2},
+}
+
+// sendURL models a call that sends method to the URL at argument i,
+// through the client that is argument 0 when viaClient.
+func sendURL(i int, method string, viaClient bool) model {
+	send := func(c *callSite) {
+		c.emit(Pending{Op: OpURL, Text: c.str(i, handleString), Method: litStr(method)})
+	}
+	if !viaClient {
+		return send
+	}
+	return func(c *callSite) { c.viaClient(send) }
+}
+
+// sendRequest reports the request that is argument i, sent at c.
+func (e *Engine) sendRequest(i int, c *callSite) {
+
+	c.emit(Pending{Op: OpURL, Text: c.str(i, handleReqURL), Method: c.str(i, handleReqMethod)})
+}
+
+// roundTripper models a call through http.RoundTripper: on the concrete
+// transports the analysis sees, their RoundTrip; an unseen one may send
+// the request anywhere.
+func roundTripper(c *callSite) {
+
+	if c.e.callMethodOn(c.args[0], "RoundTrip", c.args[1:], c.pos, c.fr, c.out) {
+		return
+	}
+	if b := follow(c.args[0]); b.live() {
+		if _, ok := rootParam(b); ok {
+			// A transport handed in: the caller knows which.
+			c.out.addPending(Pending{Op: OpCallMethod, Param: mustRootParam(b), Name: "RoundTrip",
+				Reason: "sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
+				Args:   []Arg{c.e.recordArg(c.args[1])}, Pos: c.e.pos(c.pos), Module: c.e.Module})
+			return
+		}
+	}
+	c.unprovable("sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
+		`build the transport where the analysis sees it, or declare the call with //agent:effect outbound("...")`)
+}
+
+func mustRootParam(b binding) int {
+	i, _ := rootParam(b)
+	return i
+}
+
+// viaClient sends through the *http.Client that is argument 0: its
+// Transport decides where the request goes. A client whose Transport the
+// analysis sees sends as send says (the default or a standard transport)
+// or through that transport's RoundTrip; any other client does not prove
+// its URL (SPEC §4.1).
+func (c *callSite) viaClient(send model) {
+	if b := follow(c.args[0]); b.live() {
+		if idx, ok := rootParam(b); ok {
+			// A client handed in: the caller may see how it was built.
+			p := Pending{Op: OpCallMethod, Param: idx, Name: c.fn.Name(), Reason: clientUnseen, Fix: clientFix, Pos: c.e.pos(c.pos), Module: c.e.Module}
+			for _, a := range c.args[1:] {
+				p.Args = append(p.Args, c.e.recordArg(a))
+			}
+			c.out.addPending(p)
+			return
+		}
+	}
+	transports, ok := c.e.clientTransports(c.args[0])
+
+	if !ok {
+		c.unprovable(clientUnseen, clientFix)
+		return
+	}
+	std := len(transports) == 0
+	for _, t := range transports {
+		if t.x == nil || !c.e.analysedType(t.x.Type()) {
+			std = true
+			continue
+		}
+		req := binding{}
+		if c.fn.Name() == "Do" && len(c.args) > 1 {
+			req = c.args[1]
+		}
+		if !c.e.callMethodOn(binding{v: t.x, fr: t.fr}, "RoundTrip", []binding{req}, c.pos, c.fr, c.out) {
+			c.unprovable("sends a request through an http.RoundTripper the analysis cannot resolve",
+				`declare the call with //agent:effect outbound("...")`)
+		}
+	}
+	if std {
+		send(c)
+	}
+}
+
+const (
+	clientUnseen = "sends a request through an *http.Client whose Transport the analysis cannot see, which may send it anywhere"
+	clientFix    = `build the client where the analysis sees its Transport (or use http.DefaultClient), or declare the call with //agent:effect outbound("...")`
+)
+
+// clientTransports finds the transports the client b may use: none set
+// (the default), or the values stored to its Transport field where the
+// client is built. It reports false when it cannot see them.
+func (e *Engine) clientTransports(b binding) ([]target, bool) {
+	b = follow(b)
+	if !b.live() {
+		return nil, false
+	}
+	var out []target
+	ok := e.clientOrigins(b.v, b.fr, 0, nil, func(alloc *ssa.Alloc, fr *frame, global *ssa.Global) bool {
+		field := fieldIndex(alloc.Type(), "Transport")
+		if field < 0 {
+			return false
+		}
+		stores, ok := e.clientFieldStores(alloc, field, global)
+		if !ok {
+			return false
+		}
+		for _, v := range stores {
+			if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
+				continue
+			}
+			if !e.concretes(v, fr, 0, &out) {
+				return false
+			}
+		}
+		return true
+	})
+	return out, ok
+}
+
+// clientFieldStores collects what is stored to field f of a client built
+// at alloc: where it is built, with no other code able to change it (the
+// standard library's methods of the client do not). global, when not nil,
+// is the package variable of this package the client is kept in, which
+// nothing else in the package may write the field through.
+func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, r2 := range *r.Referrers() {
+				switch r2 := r2.(type) {
+				case *ssa.Store:
+					if r2.Addr != r {
+						return nil, false
+					}
+					if r.Field == f {
+						out = append(out, r2.Val)
+					}
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return nil, false
+				}
+			}
+		case *ssa.Store:
+			if r.Addr != global || global == nil {
+				return nil, false // the client is kept somewhere else too
+			}
+		case *ssa.Call:
+			if !e.stdCallee(r.Call) {
+				return nil, false // handed to code that may set its Transport
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	if global != nil && e.globalFieldStored(global, f) {
+		return nil, false
+	}
+	return out, true
+}
+
+// globalFieldStored reports whether any function of the package stores to
+// field f of the struct the pointer variable g holds.
+func (e *Engine) globalFieldStored(g *ssa.Global, f int) bool {
+	var fns []*ssa.Function
+	for _, m := range g.Pkg.Members {
+		if fn, ok := m.(*ssa.Function); ok {
+			fns = append(fns, fn)
+		}
+	}
+	for _, t := range g.Pkg.Members {
+		if tt, ok := t.(*ssa.Type); ok && e.Prog != nil {
+			ms := e.Prog.MethodSets.MethodSet(types.NewPointer(tt.Type()))
+			for i := 0; i < ms.Len(); i++ {
+				if fn := e.Prog.MethodValue(ms.At(i)); fn != nil && fn.Pkg == g.Pkg {
+					fns = append(fns, fn)
+				}
+			}
+		}
+	}
+	found := false
+	eachInstr(fns, func(_ *ssa.Function, instr ssa.Instruction) {
+		load, ok := instr.(*ssa.UnOp)
+		if found || !ok || load.X != g {
+			return
+		}
+		for _, r := range *load.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.Field != f {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
+					found = true
+				}
+			}
+		}
+	})
+	return found
+}
+
+// clientOrigins follows a *http.Client value back to where it was made
+// and calls visit on each local allocation; http.DefaultClient needs no
+// visit. It reports false when an origin is out of sight.
+func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Global, visit func(*ssa.Alloc, *frame, *ssa.Global) bool) bool {
+	if depth > 16 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return visit(v, fr, global)
+	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+			if g.Pkg != nil && g.Pkg.Pkg.Path() == httpPath && g.Name() == "DefaultClient" {
+				return true
+			}
+			if val, ok := e.InitGlobals[g]; ok {
+				if init := g.Pkg.Func("init"); init != nil {
+					return e.clientOrigins(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1, g, visit)
+				}
+			}
+			return false
+		}
+		if v.Op == token.MUL {
+			stores := storedValues(v.X, fr)
+			if len(stores) == 0 {
+				return false
+			}
+			for _, s := range stores {
+				if !e.clientOrigins(s.v, s.fr, depth+1, nil, visit) {
+					return false
+				}
+			}
+			return true
+		}
+	case *ssa.Phi:
+		for _, ed := range v.Edges {
+			if !e.clientOrigins(ed, fr, depth+1, nil, visit) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Parameter:
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return e.clientOrigins(b.v, b.fr, depth+1, nil, visit)
+			}
+		}
+	case *ssa.FreeVar:
+		for i, x := range fr.fn.FreeVars {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
+				return e.clientOrigins(fr.free[i].v, fr.free[i].fr, depth+1, nil, visit)
+			}
+		}
+	case *ssa.Call:
+		cf, rets := e.localReturns(v, fr)
+		if cf == nil || len(rets) == 0 {
+			return false
+		}
+		for _, ret := range rets {
+			if len(ret.Results) == 0 || !e.clientOrigins(ret.Results[0], cf, depth+1, nil, visit) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Field, *ssa.FieldAddr:
+		if bs, ok := e.fieldValues(v, fr); ok {
+			for _, b := range bs {
+				if !e.clientOrigins(b.v, b.fr, depth+1, nil, visit) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// fieldIndex returns the index of the named field of the struct a
+// pointer type points to, or -1.
+func fieldIndex(ptr types.Type, name string) int {
+	p, ok := ptr.Underlying().(*types.Pointer)
+	if !ok {
+		return -1
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return -1
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// request traces a *http.Request back to the NewRequest call that made
+// it, returning its URL or its method. A request whose URL (or Host) is
+// written after it is made does not prove its URL.
+func (e *Engine) request(v ssa.Value, fr *frame, method bool) Str {
+	switch v := v.(type) {
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if a, ok := newRequestArgs[staticKey(call.Call)]; ok {
+				if method {
+					return e.trace(call.Call.Args[a.method], fr, handleString)
+				}
+				if e.reqRewritten(v, 0) {
+					return unknownStr()
+				}
+				return e.trace(call.Call.Args[a.url], fr, handleString)
+			}
+		}
+	case *ssa.Call:
+		switch staticKey(v.Call) {
+		case "net/http.Request.WithContext", "net/http.Request.Clone":
+			h := handleReqURL
+			if method {
+				h = handleReqMethod
+			}
+			if !method && e.reqRewritten(v, 0) {
+				return unknownStr()
+			}
+			return e.trace(v.Call.Args[0], fr, h)
+		}
+	}
+	return unknownStr()
+}
+
+// reqRewritten reports whether the request (or its URL) v may be changed
+// where the analysis sees it used: a store to its URL or Host, to a field
+// of its URL, or the URL handed to code outside the standard library.
+func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			name := fieldName(r.X.Type(), r.Field)
+			if name != "URL" && name != "Host" && depth == 0 {
+				continue
+			}
+			for _, r2 := range *r.Referrers() {
+				switch r2 := r2.(type) {
+				case *ssa.Store:
+					if r2.Addr == r {
+						return true
+					}
+				case *ssa.UnOp:
+					if name == "URL" && e.reqRewritten(r2, depth+1) {
+						return true
+					}
+				}
+			}
+		case *ssa.Store:
+			if r.Val == v && depth > 0 {
+				return true // the *url.URL is kept elsewhere
+			}
+		case *ssa.Call:
+			if depth > 0 && !e.stdCallee(r.Call) {
+				return true // the *url.URL is handed to code that may change it
+			}
+			if depth == 0 && e.calleeWritesReq(r.Call, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// calleeWritesReq reports whether a call hands the request v to a
+// function whose summary says it changes that parameter's URL.
+func (e *Engine) calleeWritesReq(c ssa.CallCommon, v ssa.Value) bool {
+	if c.IsInvoke() {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	var s *Summary
+	obj := funcObject(fn)
+	switch {
+	case fn.Parent() != nil || obj == nil:
+		return false
+	case obj.Pkg() == e.Pkg:
+		if e.state[fn] == inProgress {
+			return false
+		}
+		s = e.local(fn)
+	case obj.Pkg() != nil && e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		s = e.Import(obj)
+	}
+	if s == nil {
+		return false
+	}
+	for _, i := range s.ReqWrites {
+		if i < len(c.Args) && c.Args[i] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// stdCallee reports whether a call's callee is a function of the
+// standard library.
+func (e *Engine) stdCallee(c ssa.CallCommon) bool {
+	if c.IsInvoke() {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		_, builtin := c.Value.(*ssa.Builtin)
+		return builtin
+	}
+	obj := funcObject(fn)
+	return obj != nil && e.stdPkg(obj.Pkg())
+}
+
+// stdPkg reports whether pkg is a package of the standard library: not
+// analysed, and with no dot in its first path element.
+func (e *Engine) stdPkg(pkg *types.Package) bool {
+	if pkg == nil || pkg == e.Pkg || (e.Analysed != nil && e.Analysed(pkg)) {
+		return false
+	}
+	return stdPath(pkg.Path())
+}
+
+func stdPath(path string) bool {
+	for i := 0; i < len(path); i++ {
+		switch path[i] {
+		case '.':
+			return false
+		case '/':
+			return true
+		}
+	}
+	return true
+}
+
+// fieldName names field i of the struct a pointer type points to.
+func fieldName(ptr types.Type, i int) string {
+	p, ok := ptr.Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return st.Field(i).Name()
+}
+
+// egressLibrary: ways out of the process other than net/http. Each is
+// unprovable unless a hatch declares it (outbound("alias:smtp")).
+func egressLibrary() *Library {
+	l := &Library{
+		Name:    "egress",
+		Paths:   []string{"net", "crypto/tls", "net/smtp", "net/rpc", "net/http/httputil", "os/exec", "syscall", "plugin"},
+		Models:  map[string]model{},
+		Handles: []string{"net.Dialer", "net.Conn", "os/exec.Cmd", "net/smtp.Client", "net/http/httputil.ReverseProxy"},
+	}
+	egress := func(what string) model {
+		return func(c *callSite) {
+			c.unprovable(what+" ("+shortFunc(c.fn)+"), which leaves the process outside net/http",
+				`declare it with //agent:effect outbound("alias:NAME") and list the alias in the grant`)
+			c.handOff()
+		}
+	}
+	for _, k := range append(keys("net.", "Dial", "DialTimeout", "DialTCP", "DialUDP", "DialIP", "DialUnix", "ListenPacket", "ListenUDP", "ListenIP", "ListenMulticastUDP", "ListenUnixgram"),
+		keys("net.Dialer.", "Dial", "DialContext")...) {
+		l.Models[k] = egress("opens a network connection")
+	}
+	for _, k := range append(keys("crypto/tls.", "Dial", "DialWithDialer"), keys("crypto/tls.Dialer.", "Dial", "DialContext")...) {
+		l.Models[k] = egress("opens a TLS connection")
+	}
+	for _, k := range keys("net/smtp.", "SendMail", "Dial", "NewClient") {
+		l.Models[k] = egress("sends mail")
+	}
+	for _, k := range append(keys("net/rpc.", "Dial", "DialHTTP", "DialHTTPPath"), "net/rpc/jsonrpc.Dial") {
+		l.Models[k] = egress("opens an RPC connection")
+	}
+	for _, k := range keys("net/http/httputil.ReverseProxy.", "ServeHTTP") {
+		l.Models[k] = egress("proxies the request to another server")
+	}
+	for _, k := range keys("os/exec.Cmd.", "Run", "Start", "Output", "CombinedOutput") {
+		l.Models[k] = egress("runs a program")
+	}
+	for _, k := range append(keys("syscall.", "Exec", "ForkExec", "StartProcess", "Connect", "Sendto", "Sendmsg", "SendmsgN"), "os.StartProcess", "plugin.Open") {
+		l.Models[k] = egress("runs a program or opens a connection")
+	}
+	return l
+}

@@ -1,0 +1,253 @@
+package effects
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Job queues: River (github.com/riverqueue/river) and asynq
+// (github.com/hibiken/asynq).
+const (
+	riverPath = "github.com/riverqueue/river"
+	asynqPath = "github.com/hibiken/asynq"
+)
+
+// riverLibrary: github.com/riverqueue/river. The kind of a job is the
+// constant Kind() of its args type.
+func riverLibrary() *Library {
+	const p = riverPath
+	l := &Library{
+		Name:     "river",
+		Paths:    []string{p},
+		Modelled: true,
+		Models: map[string]model{
+			p + ".Client.Insert":           riverInsert(2, "Insert", "InsertTx"),
+			p + ".Client.InsertTx":         riverInsert(3, "InsertTx", ""),
+			p + ".Client.InsertMany":       riverInsertMany(2, "InsertMany", "InsertManyTx"),
+			p + ".Client.InsertManyTx":     riverInsertMany(3, "InsertManyTx", ""),
+			p + ".Client.InsertManyFast":   riverInsertMany(2, "InsertManyFast", "InsertManyFastTx"),
+			p + ".Client.InsertManyFastTx": riverInsertMany(3, "InsertManyFastTx", ""),
+		},
+		Handles: []string{p + ".Client", p + ".PeriodicJobBundle", p + ".QueueBundle"},
+		Safe: append(keys(p+".Client.", "Driver", "ID", "JobGet", "JobGetTx", "JobList", "JobListTx", "QueueGet", "QueueGetTx", "QueueList", "QueueListTx",
+			"Queues", "Schema", "Stopped", "Subscribe", "SubscribeConfig", "PeriodicJobs", "Pilot"),
+			p+".NewClient", p+".NewWorkers", p+".AddWorker", p+".AddWorkerSafely", p+".AddWorkerArgs", p+".ClientFromContext", p+".ClientFromContextSafely",
+			p+".NewJobListParams", p+".NewJobDeleteManyParams", p+".NewQueueListParams", p+".JobListParams.*", p+".JobDeleteManyParams.*", p+".QueueListParams.*",
+			p+".JobListCursorFromJob", p+".JobListCursor.*", p+".NewPeriodicJob", p+".PeriodicInterval", p+".NeverSchedule", p+".Config.*",
+			p+".JobCancel", p+".JobSnooze", p+"/rivertype.*", p+"/riverdriver/riverpgxv5.New", p+"/riverdriver/riverdatabasesql.New"),
+	}
+	// Job and queue management writes River's own tables.
+	for _, name := range []string{"JobCancel", "JobCancelTx", "JobDelete", "JobDeleteTx", "JobRetry", "JobRetryTx", "JobUpdate", "JobUpdateTx", "JobDeleteMany", "JobDeleteManyTx"} {
+		l.Models[p+".Client."+name] = riverTable("river_job")
+	}
+	for _, name := range []string{"QueuePause", "QueuePauseTx", "QueueResume", "QueueResumeTx", "QueueUpdate", "QueueUpdateTx"} {
+		l.Models[p+".Client."+name] = riverTable("river_queue")
+	}
+	l.Models[p+".JobCompleteTx"] = riverTable("river_job")
+	return l
+}
+
+func riverTable(table string) model {
+	return func(c *callSite) {
+		c.add(Write, table, TypeResolved)
+		c.handOff()
+	}
+}
+
+// asynqLibrary: github.com/hibiken/asynq. The type of a task is
+// NewTask's first argument; asynq has no transactional enqueue.
+func asynqLibrary() *Library {
+	const p = asynqPath
+	return &Library{
+		Name:     "asynq",
+		Paths:    []string{p},
+		Modelled: true,
+		Models: map[string]model{
+			p + ".Client.Enqueue":        asynqEnqueue(1),
+			p + ".Client.EnqueueContext": asynqEnqueue(2),
+		},
+		Handles: []string{p + ".Client", p + ".Inspector", p + ".Scheduler", p + ".PeriodicTaskManager"},
+		Safe: append(append(keys(p+".", "NewClient", "NewClientFromRedisClient", "NewInspector", "NewInspectorFromRedisClient", "NewTask", "NewTaskWithHeaders",
+			"MaxRetry", "Queue", "Timeout", "Deadline", "Unique", "ProcessAt", "ProcessIn", "TaskID", "Retention", "Group",
+			"GetMaxRetry", "GetQueueName", "GetRetryCount", "GetTaskID", "ParseRedisURI", "NewServeMux", "IsPanicError", "NotFound", "NotFoundHandler", "DefaultRetryDelayFunc"),
+			keys(p+".Client.", "Close", "Ping")...),
+			append(keys(p+".Inspector.", "Close", "ClusterKeySlot", "ClusterNodes", "GetQueueInfo", "GetTaskInfo", "Groups", "History", "ListActiveTasks",
+				"ListAggregatingTasks", "ListArchivedTasks", "ListCompletedTasks", "ListPendingTasks", "ListRetryTasks", "ListScheduledTasks",
+				"ListSchedulerEnqueueEvents", "Queues", "SchedulerEntries", "Servers"),
+				p+".Task.*", p+".ServeMux.*", p+".Option.*", p+".TaskState.*", p+".LogLevel.*", p+".RedisClientOpt.*", p+".RedisClusterClientOpt.*", p+".RedisFailoverClientOpt.*")...),
+	}
+}
+
+// ConstString is the fact that a function always returns one constant
+// string (a River args type's Kind method, a gorm model's TableName).
+type ConstString struct{ Value string }
+
+// AFact marks ConstString as an analysis fact.
+func (*ConstString) AFact() {}
+
+func (c *ConstString) String() string { return fmt.Sprintf("returns %q", c.Value) }
+
+// ConstResult reports the constant string every return of fn yields.
+func ConstResult(fn *ssa.Function) (string, bool) {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !isString(fn.Signature.Results().At(0).Type()) {
+		return "", false
+	}
+	value, found := "", false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		ts := (&Engine{}).evalString(ret.Results[0], &frame{fn: fn, visiting: map[ssa.Value]bool{}}).texts()
+		if len(ts) != 1 || !ts[0].Complete || (found && ts[0].Text != value) {
+			return "", false
+		}
+		value, found = ts[0].Text, true
+	}
+	return value, found
+}
+
+// methodConst returns the constant result of method name on type t.
+func (e *Engine) methodConst(t types.Type, name string) (string, bool) {
+	ms := types.NewMethodSet(t)
+	sel := ms.Lookup(nil, name)
+	if sel == nil {
+		if _, isPtr := t.(*types.Pointer); !isPtr {
+			sel = types.NewMethodSet(types.NewPointer(t)).Lookup(nil, name)
+		}
+	}
+	if sel == nil {
+		return "", false
+	}
+	obj, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return "", false
+	}
+	if o := obj.Origin(); o != nil {
+		obj = o
+	}
+	if obj.Pkg() == e.Pkg && e.Prog != nil {
+		return ConstResult(e.Prog.FuncValue(obj))
+	}
+	if e.ImportConst != nil {
+		return e.ImportConst(obj)
+	}
+	return "", false
+}
+
+// jobKind evaluates a River JobArgs value to the kind of its concrete
+// type, or to a parameter of the function being summarised.
+func (e *Engine) jobKind(v ssa.Value, fr *frame) Str {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		if k, ok := e.methodConst(mi.X.Type(), "Kind"); ok {
+			return litStr(k)
+		}
+		return unknownStr()
+	}
+	if types.IsInterface(v.Type()) {
+		return unknownStr()
+	}
+	if k, ok := e.methodConst(v.Type(), "Kind"); ok {
+		return litStr(k)
+	}
+	return unknownStr()
+}
+
+func riverInsert(argIdx int, name, txVariant string) model {
+	return func(c *callSite) {
+		c.emit(Pending{Op: OpSubject, Kind: Job, Text: c.str(argIdx, handleJobArgs), Prov: TypeResolved})
+		c.e.checkTxEnqueue(c, "River's "+name, txVariant)
+	}
+}
+
+// riverInsertMany reads the Args of each InsertManyParams literal in the
+// slice passed.
+func riverInsertMany(argIdx int, name, txVariant string) model {
+	return func(c *callSite) {
+		v, fr, live := c.value(argIdx)
+		kinds, ok := Str{}, false
+		if live {
+			kinds, ok = c.e.insertManyKinds(v, fr)
+		}
+		if !ok {
+			c.unprovable("inserts River jobs whose args types are not visible",
+				"build the []river.InsertManyParams literal in the same function, or declare the kinds with //agent:effect jobs(...)")
+		} else {
+			c.emit(Pending{Op: OpSubject, Kind: Job, Text: kinds, Prov: TypeResolved})
+		}
+		c.e.checkTxEnqueue(c, "River's "+name, txVariant)
+	}
+}
+
+// insertManyKinds finds the Args stored into the elements of a local
+// []river.InsertManyParams literal.
+func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return Str{}, false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return Str{}, false
+	}
+	var kinds Str
+	found := false
+	argsOf := func(elem ssa.Value) {
+		for _, r := range *elem.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.X != elem {
+				continue
+			}
+			st, _ := fa.X.Type().Underlying().(*types.Pointer)
+			if st == nil {
+				continue
+			}
+			s, _ := st.Elem().Underlying().(*types.Struct)
+			if s == nil || s.Field(fa.Field).Name() != "Args" {
+				continue
+			}
+			for _, r3 := range *fa.Referrers() {
+				if store, ok := r3.(*ssa.Store); ok && store.Addr == fa {
+					kinds = unionStr(kinds, e.trace(store.Val, fr, handleJobArgs))
+					found = true
+				}
+			}
+		}
+	}
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		argsOf(ia) // fields set in place
+		for _, r2 := range *ia.Referrers() {
+			// or a whole element copied from a local composite literal
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+					if local, ok := load.X.(*ssa.Alloc); ok {
+						argsOf(local)
+					}
+				}
+			}
+		}
+	}
+	return kinds, found
+}
+
+func asynqEnqueue(taskIdx int) model {
+	return func(c *callSite) {
+		c.emit(Pending{Op: OpSubject, Kind: Job, Text: c.str(taskIdx, handleTask)})
+		c.e.checkTxEnqueue(c, "asynq's "+c.fn.Name(), "")
+	}
+}
+
+// asynqTask traces a *asynq.Task to the NewTask call that made it.
+func (e *Engine) asynqTask(v ssa.Value, fr *frame) Str {
+	if call, ok := v.(*ssa.Call); ok && staticKey(call.Call) == asynqPath+".NewTask" && len(call.Call.Args) > 0 {
+		return e.trace(call.Call.Args[0], fr, handleString)
+	}
+	return unknownStr()
+}

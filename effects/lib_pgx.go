@@ -1,0 +1,213 @@
+package effects
+
+import (
+	"go/constant"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// pgx v5: github.com/jackc/pgx/v5 (Conn, the Tx interface, Batch,
+// Identifier) and pgxpool (Pool, Conn). Argument indexes count the
+// receiver.
+const (
+	pgxPath     = "github.com/jackc/pgx/v5"
+	pgxpoolPath = "github.com/jackc/pgx/v5/pgxpool"
+)
+
+const pgconnPath = pgxPath + "/pgconn"
+
+// pgxLibrary: the pgx v5 module (pgx, pgxpool, pgconn, pgtype, ...).
+// Every exported call is a model, safe, or unknown: an unknown call
+// handed a handle or a string is unprovable.
+func pgxLibrary() *Library {
+	l := &Library{
+		Name:        "pgx",
+		Paths:       []string{pgxPath},
+		Modelled:    true,
+		Models:      map[string]model{},
+		IfaceModels: map[string]model{},
+		Handles: []string{
+			pgxPath + ".Conn", pgxPath + ".Tx", pgxPath + ".Batch", pgxPath + ".LargeObjects", pgxPath + ".LargeObject",
+			pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx",
+			pgconnPath + ".PgConn", pgconnPath + ".HijackedConn", pgconnPath + ".Pipeline", pgconnPath + ".Batch",
+			pgxPath + "/pgproto3.Frontend",
+		},
+		SinkIfaces:   []string{pgxPath + ".Tx"},
+		ReaderIfaces: []string{pgxPath + ".Rows", pgxPath + ".Row", pgxPath + ".BatchResults", pgxPath + ".CopyFromSource", pgxPath + ".CollectableRow"},
+		TxBegins: append(append(keys(pgxPath+".Conn.", "Begin", "BeginTx"), keys(pgxpoolPath+".Pool.", "Begin", "BeginTx")...),
+			append(keys(pgxpoolPath+".Conn.", "Begin", "BeginTx"), pgxPath+".Tx.Begin", pgxpoolPath+".Tx.Begin")...),
+		TxCommits: append(keys(pgxPath+".Tx.", "Commit", "Rollback"), keys(pgxpoolPath+".Tx.", "Commit", "Rollback")...),
+		TxHandles: []string{pgxPath + ".Tx", pgxpoolPath + ".Tx"},
+		Safe: []string{
+			// Opening, configuring, pooling, pinging, type maps: not effects.
+			pgxPath + ".Connect", pgxPath + ".ConnectConfig", pgxPath + ".ConnectWithOptions", pgxPath + ".ParseConfig", pgxPath + ".ParseConfigWithOptions",
+			pgxPath + ".NamedArgs.RewriteQuery", pgxPath + ".StrictNamedArgs.RewriteQuery", pgxPath + ".Batch.Queue", pgxPath + ".Batch.Len",
+			pgxPath + ".LargeObject.Read", pgxPath + ".LargeObject.Seek", pgxPath + ".LargeObject.Tell", pgxPath + ".LargeObject.Close",
+			pgxpoolPath + ".New", pgxpoolPath + ".NewWithConfig", pgxpoolPath + ".ParseConfig",
+			pgxpoolPath + ".Stat.*", pgxpoolPath + ".Config.*", pgxPath + ".ConnConfig.*", pgconnPath + ".Config.*",
+			pgconnPath + ".Connect", pgconnPath + ".ConnectConfig", pgconnPath + ".ConnectWithOptions", pgconnPath + ".ParseConfig", pgconnPath + ".ParseConfigWithOptions",
+			pgconnPath + ".NewCommandTag", pgconnPath + ".NetworkAddress", pgconnPath + ".NewParseConfigError",
+			pgxPath + "/pgtype.*", pgxPath + "/stdlib.*", pgxPath + "/tracelog.*", pgxPath + "/multitracer.*", pgxPath + "/log/testingadapter.*",
+		},
+	}
+	l.Safe = append(l.Safe, keys(pgxPath+".Conn.", "Begin", "BeginTx", "Close", "Config", "Deallocate", "DeallocateAll", "IsClosed", "LoadType", "LoadTypes", "PgConn", "Ping", "Prepare", "TypeMap", "WaitForNotification")...)
+	l.Safe = append(l.Safe, keys(pgxpoolPath+".Pool.", "Acquire", "AcquireAllIdle", "AcquireFunc", "Begin", "BeginTx", "Close", "Config", "Ping", "Reset", "Stat")...)
+	l.Safe = append(l.Safe, keys(pgxpoolPath+".Conn.", "Begin", "BeginTx", "Conn", "Hijack", "Ping", "Release")...)
+	l.Safe = append(l.Safe, keys(pgxpoolPath+".Tx.", "Begin", "Commit", "Rollback", "Conn", "Prepare")...)
+	l.Safe = append(l.Safe, keys(pgconnPath+".PgConn.", "CancelRequest", "CheckConn", "CleanupDone", "Close", "CustomData", "Deallocate", "EscapeString", "IsBusy", "IsClosed", "PID", "ParameterStatus", "Ping", "Prepare", "SecretKey", "SyncConn", "TxStatus", "WaitForNotification", "Conn")...)
+	for _, recv := range []string{pgxPath + ".Conn", pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx"} {
+		for _, name := range []string{"Exec", "Query", "QueryRow"} {
+			l.Models[recv+"."+name] = sqlText(2)
+		}
+		l.Models[recv+".CopyFrom"] = copyFromModel
+		l.Models[recv+".SendBatch"] = sendBatchModel
+	}
+	// pgx.Tx is an interface: its methods are modelled on the calls
+	// through it, and it is never benign.
+	for _, name := range []string{"Exec", "Query", "QueryRow"} {
+		l.IfaceModels[pgxPath+".Tx."+name] = sqlText(2)
+	}
+	l.IfaceModels[pgxPath+".Tx.CopyFrom"] = copyFromModel
+	l.IfaceModels[pgxPath+".Tx.SendBatch"] = sendBatchModel
+	for _, name := range []string{"Commit", "Rollback", "Begin", "Conn", "Prepare"} {
+		l.IfaceModels[pgxPath+".Tx."+name] = func(*callSite) {}
+	}
+	// pgconn runs SQL text too: Exec may hold several statements; COPY
+	// text names its table.
+	l.Models[pgconnPath+".PgConn.Exec"] = sqlText(2)
+	l.Models[pgconnPath+".PgConn.ExecParams"] = sqlText(2)
+	l.Models[pgconnPath+".PgConn.CopyFrom"] = sqlText(3)
+	l.Models[pgconnPath+".PgConn.CopyTo"] = sqlText(3)
+	// BeginFunc and BeginTxFunc run their callback in a transaction.
+	l.Models[pgxPath+".BeginFunc"] = txCallback(2)
+	l.Models[pgxPath+".BeginTxFunc"] = txCallback(3)
+	return l
+}
+
+// copyFromModel: CopyFrom(ctx, tableName pgx.Identifier, ...) inserts rows
+// into the table the Identifier names.
+func copyFromModel(c *callSite) {
+	v, _, live := c.value(2)
+	table, ok := "", false
+	if live {
+		table, ok = identifier(v)
+	}
+	if !ok {
+		c.unprovable("copies rows into a table whose pgx.Identifier is not constant",
+			`name the table with a constant pgx.Identifier{"schema", "table"}, or declare it with //agent:effect writes(...)`)
+		return
+	}
+	c.add(Write, table, Syntactic)
+	c.handOff()
+}
+
+// identifier reads a constant pgx.Identifier{...} literal: a slice of a
+// local array whose elements are stored constants. Unquoted parts are
+// lower-cased, as SQL would, unless they carry upper case (pgx quotes
+// each part, so case is significant).
+func identifier(v ssa.Value) (string, bool) {
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		v = ct.X
+	}
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return "", false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return "", false
+	}
+	parts := map[int64]string{}
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		idx, ok := ia.Index.(*ssa.Const)
+		if !ok || idx.Value == nil {
+			return "", false
+		}
+		i, _ := constant.Int64Val(idx.Value)
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				c, ok := st.Val.(*ssa.Const)
+				if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+					return "", false
+				}
+				parts[i] = constant.StringVal(c.Value)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	out := make([]string, len(parts))
+	for i := range out {
+		p, ok := parts[int64(i)]
+		if !ok {
+			return "", false
+		}
+		out[i] = p
+	}
+	return strings.Join(out, "."), true
+}
+
+// sendBatchModel: SendBatch(ctx, b) runs every statement queued on b with
+// b.Queue(sql, ...).
+func sendBatchModel(c *callSite) {
+	v, fr, live := c.value(2)
+	text, ok := Str{}, false
+	if live {
+		text, ok = batchSQL(c.e, v, fr)
+	}
+	if !ok {
+		c.unprovable("sends a pgx.Batch whose queued statements are not all visible",
+			"queue the statements on a local pgx.Batch in the same function, or declare what they do with //agent:effect")
+		return
+	}
+	c.emit(Pending{Op: OpSQL, Text: text})
+}
+
+// batchSQL collects the SQL of every b.Queue call on a batch made in the
+// same function. A batch handed to other code (a helper that queues more
+// statements) is not all visible.
+func batchSQL(e *Engine, b ssa.Value, fr *frame) (Str, bool) {
+	var text Str
+	found := false
+	for _, r := range *b.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			key := staticKey(r.Call)
+			switch {
+			case key == pgxPath+".Batch.Queue" && len(r.Call.Args) >= 2 && r.Call.Args[0] == b:
+				text = unionStr(text, e.trace(r.Call.Args[1], fr, handleString))
+				found = true
+			case key == pgxPath+".Batch.Len":
+			case sendsBatch(r.Call):
+			default:
+				return Str{}, false
+			}
+		case *ssa.DebugRef, *ssa.FieldAddr:
+		default:
+			return Str{}, false
+		}
+	}
+	if _, ok := b.(*ssa.Alloc); !ok {
+		return Str{}, false
+	}
+	return text, found
+}
+
+func sendsBatch(c ssa.CallCommon) bool {
+	if c.IsInvoke() {
+		return c.Method.Name() == "SendBatch"
+	}
+	return strings.HasSuffix(staticKey(c), ".SendBatch")
+}
+
+// txCallback models a function that runs its callback argument i inside
+// a transaction.
+func txCallback(i int) model {
+	return func(c *callSite) { c.callback(i, callFlags{inTx: true}) }
+}

@@ -1,0 +1,285 @@
+package effects
+
+import (
+	"go/constant"
+	"go/types"
+	"net/url"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The standard library's concurrency, reflection and string builders,
+// and the interfaces whose calls are effect-free.
+func stdLibrary() *Library {
+	l := &Library{
+		Name: "std",
+		Models: map[string]model{
+			// Structured concurrency: the function runs under the request,
+			// so its effects are the handler's, and it is not detached.
+			"sync.WaitGroup.Go": structured(1),
+			// Standard-library ways to run a function later.
+			"time.AfterFunc":    detachedFunc(1),
+			"context.AfterFunc": detachedFunc(1),
+		},
+		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix},
+		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
+		// Calls that keep what they are handed and run it after they
+		// return (parameter index, receiver not counted; -1: every one).
+		Retains: map[string]int{
+			"runtime.SetFinalizer":               1,
+			"runtime.AddCleanup":                 1,
+			"net/http.Server.RegisterOnShutdown": 0,
+			"net/http.Handle":                    1,
+			"net/http.HandleFunc":                1,
+			"net/http.ServeMux.Handle":           1,
+			"net/http.ServeMux.HandleFunc":       1,
+			"log.SetOutput":                      0,
+			"log.Logger.SetOutput":               0,
+			"log/slog.SetDefault":                0,
+			"expvar.Publish":                     1,
+			"os/signal.Notify":                   0,
+			"sync.Map.Store":                     -1,
+			"sync.Map.LoadOrStore":               -1,
+			"sync.Map.Swap":                      -1,
+		},
+		BenignIfaces: []string{
+			"io.*", "io/fs.*",
+			"net/http.ResponseWriter", "net/http.Flusher", "net/http.Pusher", "net/http.CloseNotifier",
+			"context.Context", "error", "fmt.Stringer", "fmt.State", "fmt.Formatter", "fmt.GoStringer",
+			"sort.Interface", "container/heap.Interface",
+			"hash.Hash", "hash.Hash32", "hash.Hash64", "crypto.Signer", "crypto.Decrypter", "cipher.Block", "crypto/cipher.Block", "crypto/cipher.AEAD", "crypto/cipher.Stream",
+			"encoding/json.Marshaler", "encoding/json.Unmarshaler",
+			"encoding.TextMarshaler", "encoding.TextUnmarshaler", "encoding.BinaryMarshaler", "encoding.BinaryUnmarshaler",
+			"log/slog.LogValuer", "log/slog.Handler", "log/slog.Leveler",
+			"math/rand.Source", "math/rand/v2.Source", "image.Image", "image/color.Color", "image/draw.Image",
+			"go/ast.Node", "reflect.Type", "text/template/parse.Node",
+		},
+	}
+	// Reflection calls a body the analysis cannot see.
+	for _, name := range []string{"Call", "CallSlice"} {
+		l.Models["reflect.Value."+name] = func(c *callSite) {
+			c.unprovable("calls a function through reflection (reflect.Value."+c.fn.Name()+")",
+				"call the function directly, or declare the statement with //agent:effect")
+		}
+	}
+	return l
+}
+
+// frameworksLibrary: the interfaces of web frameworks and loggers whose
+// calls read the request, write the response or log: not effect sinks.
+func frameworksLibrary() *Library {
+	return &Library{
+		Name: "frameworks",
+		BenignIfaces: []string{
+			"github.com/labstack/echo/v4.Context", "github.com/labstack/echo/v4.Logger",
+			"github.com/labstack/echo/v5.Context", "github.com/labstack/echo/v5.Logger",
+			"github.com/gin-gonic/gin.ResponseWriter",
+			"go.uber.org/zap/zapcore.Core", "go.uber.org/zap/zapcore.ObjectEncoder", "go.uber.org/zap/zapcore.ArrayEncoder",
+			"go.uber.org/zap/zapcore.Encoder", "go.uber.org/zap/zapcore.WriteSyncer", "go.uber.org/zap/zapcore.ObjectMarshaler", "go.uber.org/zap/zapcore.ArrayMarshaler",
+			"github.com/go-logr/logr.LogSink", "github.com/sirupsen/logrus.Formatter", "github.com/rs/zerolog.LogObjectMarshaler",
+		},
+	}
+}
+
+// errgroupLibrary: golang.org/x/sync/errgroup runs its functions under
+// the request.
+func errgroupLibrary() *Library {
+	const p = "golang.org/x/sync/errgroup"
+	return &Library{
+		Name: "errgroup", Paths: []string{p}, Modelled: true,
+		Models: map[string]model{
+			p + ".Group.Go":    structured(1),
+			p + ".Group.TryGo": structured(1),
+		},
+		Safe: []string{p + ".*"},
+	}
+}
+
+func structured(i int) model {
+	return func(c *callSite) { c.callback(i, callFlags{}) }
+}
+
+func detachedFunc(i int) model {
+	return func(c *callSite) {
+		sub := newCollector()
+		if b, ok := c.arg(i); ok {
+			c.e.callArg(b, c.pos, c.fr, sub, callFlags{})
+		}
+		// The goroutine is the standard library's: like a goroutine in a
+		// dependency, it is detached when its work has any effect or
+		// unprovable site (a CancelFunc or a log line is not).
+		c.e.detachedWork(sub, c.pos, "starts a detached goroutine ("+c.fn.Pkg().Name()+"."+c.fn.Name()+")", c.out)
+	}
+}
+
+// InitGlobals finds the package-level variables of pkg that only their
+// declaration sets (one store, in the package initializer, and no other
+// use than reads), with the value stored: they read like constants. An
+// exported variable may be assigned by any package that imports this
+// one (a flag bound in main), so it is never one of them, except in a
+// main package, which nothing imports.
+func InitGlobals(pkg *ssa.Package, fns []*ssa.Function) map[*ssa.Global]ssa.Value {
+	values := map[*ssa.Global]ssa.Value{}
+	bad := map[*ssa.Global]bool{}
+	all := append([]*ssa.Function(nil), fns...)
+	if init := pkg.Func("init"); init != nil {
+		all = append(all, init)
+	}
+	eachInstr(all, func(fn *ssa.Function, instr ssa.Instruction) {
+		var ops [8]*ssa.Value
+		for _, op := range instr.Operands(ops[:0]) {
+			g, ok := (*op).(*ssa.Global)
+			if !ok || g.Pkg != pkg {
+				continue
+			}
+			switch instr := instr.(type) {
+			case *ssa.UnOp: // a read
+			case *ssa.Store:
+				_, done := values[g]
+				if fn.Name() != "init" || fn.Parent() != nil || done || instr.Addr != g {
+					bad[g] = true
+					continue
+				}
+				values[g] = instr.Val
+			default: // its address escapes
+				bad[g] = true
+			}
+		}
+	})
+	for g := range bad {
+		delete(values, g)
+	}
+	if pkg.Pkg.Name() != "main" {
+		for g := range values {
+			if g.Object() != nil && g.Object().Exported() {
+				delete(values, g)
+			}
+		}
+	}
+	return values
+}
+
+// ConstGlobals selects, from InitGlobals, the string variables set to a
+// constant.
+func ConstGlobals(init map[*ssa.Global]ssa.Value) map[*types.Var]string {
+	out := map[*types.Var]string{}
+	for g, v := range init {
+		c, ok := v.(*ssa.Const)
+		if obj, isVar := g.Object().(*types.Var); isVar && ok && c.Value != nil && c.Value.Kind() == constant.String {
+			out[obj] = constant.StringVal(c.Value)
+		}
+	}
+	return out
+}
+
+// joinPathPrefix evaluates url.JoinPath(base, elem...). With constant
+// elements it is computed as JoinPath computes it (cleaning ".."
+// segments, which can climb above base); a non-constant element proves
+// only the scheme and host.
+func joinPathPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
+	if len(args) == 0 {
+		return unknownStr()
+	}
+	ts := e.trace(args[0], fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return unknownStr()
+	}
+	base := ts[0].Text
+	var elems []string
+	allConst := true
+	if len(args) > 1 {
+		if c, ok := args[1].(*ssa.Const); !ok || !c.IsNil() {
+			els, ok := orderedElems(args[1])
+			allConst = ok
+			for _, el := range els {
+				et := e.trace(el, fr, handleString).texts()
+				if len(et) != 1 || !et[0].Complete {
+					allConst = false
+					break
+				}
+				elems = append(elems, et[0].Text)
+			}
+		}
+	}
+	if allConst {
+		if joined, err := url.JoinPath(base, elems...); err == nil {
+			return litStr(joined)
+		}
+		return unknownStr()
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return unknownStr()
+	}
+	return concatStr(litStr(u.Scheme+"://"+u.Host+"/"), unknownStr())
+}
+
+// orderedElems returns the elements of a slice literal built here from a
+// local array, in order, when every one is stored at a constant index.
+func orderedElems(v ssa.Value) ([]ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil, false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := alloc.Type().(*types.Pointer).Elem().Underlying().(*types.Array)
+	if !ok {
+		return nil, false
+	}
+	out := make([]ssa.Value, arr.Len())
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		idx, ok := ia.Index.(*ssa.Const)
+		if !ok || idx.Value == nil {
+			return nil, false
+		}
+		i, _ := constant.Int64Val(idx.Value)
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia && i >= 0 && i < int64(len(out)) {
+				out[i] = st.Val
+			}
+		}
+	}
+	for _, v := range out {
+		if v == nil {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// sprintfPrefix proves the part of a constant format before its first
+// verb; the rest is unknown.
+func sprintfPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
+	if len(args) == 0 {
+		return unknownStr()
+	}
+	// The format may itself be traced (a constant, a Rebind of one); it
+	// must come out as one complete text.
+	ts := e.trace(args[0], fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return unknownStr()
+	}
+	format := ts[0].Text
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		return concatStr(litStr(b.String()), unknownStr())
+	}
+	return litStr(b.String())
+}
