@@ -213,12 +213,18 @@ func (a *run) analyse() {
 		Analysed: func(p *types.Package) bool {
 			return a.pass.ImportPackageFact(p, new(analysedFact))
 		},
-		Retains: func(fn *types.Func, i int) bool {
+		Retains: func(fn *types.Func, i int) (bool, []int) {
 			var f RetainsFact
 			if fn.Pkg() == a.pass.Pkg || !a.pass.ImportObjectFact(fn, &f) {
-				return false
+				return false, nil
 			}
-			return slices.Contains(f.Params, i)
+			var into []int
+			for _, in := range f.Into {
+				if in[0] == i {
+					into = append(into, in[1])
+				}
+			}
+			return slices.Contains(f.Params, i), into
 		},
 		LocalSource: localSource(a.pass),
 	}

@@ -19,9 +19,18 @@ func (a *run) lookupGrant(h *operable) (*GrantFact, string) {
 	name := h.grant
 	var obj types.Object
 	if pkg, member, ok := strings.Cut(name, "."); ok {
+		// The handler's own file first, then any file of the package: a
+		// file that names a grant only in directives cannot import its
+		// package (Go refuses an unused import).
 		pn, _ := a.pass.TypesInfo.Scopes[h.file].Lookup(pkg).(*types.PkgName)
+		for _, f := range a.pass.Files {
+			if pn != nil {
+				break
+			}
+			pn, _ = a.pass.TypesInfo.Scopes[f].Lookup(pkg).(*types.PkgName)
+		}
 		if pn == nil {
-			return nil, fmt.Sprintf("grant %s: no import named %s in this file", name, pkg)
+			return nil, fmt.Sprintf("grant %s: no file of the package imports a package named %s", name, pkg)
 		}
 		obj = pn.Imported().Scope().Lookup(member)
 	} else {

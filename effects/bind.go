@@ -125,13 +125,11 @@ func bind(vs []ssa.Value, fr *frame) []binding {
 	return bs
 }
 
-// param returns the binding of parameter idx of the frame, if bound,
-// and notes that what the frame computes depends on its arguments.
+// param returns the binding of parameter idx of the frame, if bound.
 func (fr *frame) param(idx int) (binding, bool) {
 	if idx < 0 || fr.args == nil || idx >= len(fr.args) {
 		return binding{}, false
 	}
-	fr.usedArgs = true
 	return fr.args[idx], true
 }
 

@@ -33,25 +33,29 @@ func (e *Engine) callValue(v ssa.Value, args []binding, pos token.Pos, fr *frame
 // callFlags qualify a call of a function value: it may run after the
 // call that was handed it returns (detach), or inside a transaction.
 type callFlags struct {
-	detach bool
-	inTx   bool
+	detach   bool
+	detachIf int // 1-based parameter: detached if its structure outlives the request
+	inTx     bool
 }
 
 // callFuncs calls every function a function value may be, with args
 // (nil: unknown arguments).
 func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame, out *collector, fl callFlags) {
 	target := out
-	if fl.detach {
+	if fl.detach || fl.detachIf > 0 {
 		target = newCollector()
 	}
 	for _, cl := range fs.callables {
+		if e.ctorWalked[cl.fn] {
+			continue // a handler constructor's literal, walked where it is made
+		}
 		e.callFuncIn(cl.fn, cl.value, cl.fr, args, pos, fr, target, fl.inTx)
 	}
 	for _, rc := range fs.returned {
 		e.instantiateAt(rc.sum, &instCtx{args: bind(rc.callArgs, rc.callFr), ret: args}, pos, fr, target)
 	}
 	for _, i := range fs.params {
-		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
+		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
 	if fs.fromStd && args != nil {
 		e.handOff(nil, args, pos, fr, target)
@@ -63,9 +67,51 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		target.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
 	}
-	if fl.detach {
+	switch {
+	case fl.detach:
 		e.detachedWork(target, pos, "hands a function to code that may run it after the call returns", out)
+	case fl.detachIf > 0:
+		if hasWork(target) {
+			out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: e.pos(pos), Module: e.Module})
+		}
+		out.merge(target)
 	}
+}
+
+// hasWork reports whether c holds an effect or a site that may become
+// one, other than a callback still to be resolved (which carries its own
+// detachment).
+func hasWork(c *collector) bool {
+	if len(c.effects) > 0 {
+		return true
+	}
+	for _, p := range c.pending {
+		if (p.Op != OpCallParam && p.Op != OpCallMethod) || (!p.Detach && p.DetachIf == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// remapDetach turns a detachment conditional on the callee's parameter
+// i (1-based; 0: none) into the caller's terms: what the caller passes
+// outlives the request, is one of its own parameters, or is made here.
+func remapDetach(i int, ctx *instCtx) callFlags {
+	if i == 0 {
+		return callFlags{}
+	}
+	b, ok := ctx.param(i - 1)
+	b = follow(b)
+	if !ok || !b.live() {
+		return callFlags{detach: true}
+	}
+	switch life, idx := lifetime(b.v, b.fr); life {
+	case lifeLong:
+		return callFlags{detach: true}
+	case lifeParam:
+		return callFlags{detachIf: idx + 1}
+	}
+	return callFlags{}
 }
 
 // detachedWork merges the work of a callback that may run after the call
@@ -137,6 +183,10 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	case pkg == nil:
 	case lib().modelled(pkg.Path()):
 		lib().unmodelled(c)
+	case lib().isSafe(obj):
+		// Library knowledge: effect-free (metrics, a framework's own
+		// response writer); what it is handed still counts here.
+		e.handOff(obj, args, pos, fr, out)
 	case pkg == e.Pkg:
 		if fn == nil && e.Prog != nil {
 			fn = e.Prog.FuncValue(obj)
@@ -160,16 +210,26 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 // that reaches it.
 func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector, inTx bool) {
 	if fr.onStack(fn) {
-		// A closure that calls itself (through a variable): its sites
-		// are those of the walk already under way, but with other
-		// arguments they may name other subjects.
+		// A closure that calls itself (through a variable). Its sites are
+		// walked once more with the new arguments; past that, a call whose
+		// arguments trace as the innermost activation's did adds nothing,
+		// and any other is cut, unprovable if the closure has effects.
+		var inner *frame
+		n := 0
 		for f := fr; f != nil; f = f.parent {
 			if f.fn == fn {
-				f.recursed = true
-				break
+				if inner == nil {
+					inner = f
+				}
+				n++
 			}
 		}
-		return
+		if n >= 2 {
+			if !e.sameArgs(inner.args, args) {
+				inner.recursed = true
+			}
+			return
+		}
 	}
 	if fr.depth >= maxDepth || !e.deeper() {
 		out.add(e.boundHit(pos))
@@ -195,7 +255,7 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	local := within(fn, root.fn)
 	sub := newCollector()
 	e.walk(nf, sub)
-	if nf.recursed && nf.usedArgs && len(sub.effects)+len(sub.pending) > 0 {
+	if nf.recursed && len(sub.effects)+len(sub.pending) > 0 {
 		sub.add(e.unprovable(fn.Pos(), "calls a closure that calls itself, whose deeper calls may reach other subjects",
 			"make the recursion a named function, or declare the call with //agent:effect"))
 	}
@@ -225,6 +285,36 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	out.overflow = out.overflow || sub.overflow
 }
 
+// sameArgs reports whether a recursive call's arguments are, as far as the
+// walk can tell them apart, those of the activation it recurses from:
+// strings trace the same, and function and interface values are the same
+// values.
+func (e *Engine) sameArgs(old, new []binding) bool {
+	if len(old) != len(new) {
+		return false
+	}
+	for i := range old {
+		a, b := follow(old[i]), follow(new[i])
+		if !a.live() || !b.live() {
+			return false
+		}
+		t := a.v.Type()
+		switch {
+		case isString(t) || isBytes(t):
+			if e.traceB(a, handleString).String() != e.traceB(b, handleString).String() {
+				return false
+			}
+		case callbackType(t):
+			if a.v != b.v || a.fr != b.fr {
+				return false
+			}
+		}
+		// Numbers, flags and plain data (a tree's nodes) decide no
+		// subject the walk can trace.
+	}
+	return true
+}
+
 // within reports whether fn is root or a closure nested in it.
 func within(fn, root *ssa.Function) bool {
 	for f := fn; f != nil; f = f.Parent() {
@@ -247,12 +337,25 @@ func (e *Engine) callArg(b binding, pos token.Pos, fr *frame, out *collector, fl
 	if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
 		return
 	}
-	if !e.deeper() {
+	if e.callbacks >= maxCallbacks || !e.spend(1) || !e.deeper() {
 		out.add(e.boundHit(pos))
 		return
 	}
 	defer e.shallower()
+	e.callbacks++
+	defer func() { e.callbacks-- }()
 	e.callFuncs(e.funcsOf(b.v, b.fr), nil, pos, fr, out, fl)
+}
+
+// maxCallbacks bounds how deeply callbacks handed to callbacks are
+// resolved (a func factory wrapping its own product, recursively).
+const maxCallbacks = 16
+
+// spend charges n units of work to the summary being computed; it
+// reports false once the budget is spent (the caller fails closed).
+func (e *Engine) spend(n int) bool {
+	e.budget -= n
+	return e.budget >= 0
 }
 
 // instantiateAt adds a callee's summary at a call, resolving what depends
@@ -261,7 +364,7 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 	if s.Empty() {
 		return
 	}
-	if !e.deeper() {
+	if !e.spend(1+len(s.Effects)+len(s.Pending)) || !e.deeper() {
 		out.add(e.boundHit(pos))
 		return
 	}
@@ -281,6 +384,8 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 			e.resolveCallMethod(p, ctx, pos, fr, out)
 		case OpTxEnqueue:
 			e.txEnqueue(p, fr, out)
+		case OpDetachIf:
+			e.detachIf(p, ctx, out)
 		default:
 			p.Text = p.Text.subst(sub)
 			p.Method = p.Method.subst(sub)
@@ -293,14 +398,39 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 // parameter to the closure or function the caller passes.
 func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	sub := newCollector()
+	fl := remapDetach(p.DetachIf, ctx)
+	fl.inTx = p.InTx
 	if b, ok := ctx.param(p.Param); ok {
-		e.callArg(b, pos, fr, sub, callFlags{inTx: p.InTx})
+		e.callArg(b, pos, fr, sub, fl)
 	} else {
 		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
 			"call the function directly, or declare the statement with //agent:effect"))
 	}
 	e.mergeResolved(p, sub, pos, out)
 }
+
+// detachIf resolves a conditional detachment: the structure the work was
+// stored into is the caller's value of the parameter; stored work runs
+// after the request if that value outlives it.
+func (e *Engine) detachIf(p Pending, ctx *instCtx, out *collector) {
+	b, ok := ctx.param(p.Param)
+	b = follow(b)
+	if !ok || !b.live() {
+		out.add(Effect{Kind: Detached, Reason: storedReason, Pos: p.Pos, Via: p.Via, Module: p.Module})
+		return
+	}
+	switch life, idx := lifetime(b.v, b.fr); life {
+	case lifeLong:
+		out.add(Effect{Kind: Detached, Reason: storedReason, Pos: p.Pos, Via: p.Via, Module: p.Module})
+	case lifeParam:
+		p.Param = idx
+		out.addPending(p)
+	}
+}
+
+// storedReason is the reason of detached work stored where it outlives
+// the request.
+const storedReason = "stores a function or value where it may run after the request"
 
 // resolveCallMethod resolves a callee's call of a method on its
 // interface-typed parameter, with the value the caller passes.
@@ -309,9 +439,11 @@ func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *f
 	b = follow(b)
 	if idx, isParam := rootParam(b); ok && isParam {
 		// Still a parameter here: pass the question up to our callers,
-		// with the arguments in our terms.
+		// with the arguments and the detachment in our terms.
+		fl := remapDetach(p.DetachIf, ctx)
 		p.Param = idx
 		p.Args = e.passArgs(p.Args, ctx, pos, fr, out)
+		p.Detach, p.DetachIf = p.Detach || fl.detach, fl.detachIf
 		out.addPending(p)
 		return
 	}
@@ -319,12 +451,25 @@ func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *f
 	if p.InTx {
 		fr = txFrame(fr)
 	}
-	if (!ok || !e.callMethodOn(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub)) && p.Reason != "" {
+	switch {
+	case ok && e.callMethodOn(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
+	case p.ShapeArg > 0 && p.ShapeArg <= len(p.Args):
+		// A SQL handle by its shape: the call runs its SQL text.
+		arg := binding{sym: &p.Args[p.ShapeArg-1], ctx: ctx}
+		e.emit(Pending{Op: OpSQL, Text: e.traceB(arg, handleString), Pos: p.Pos, Via: p.Via, Module: p.Module}, sub)
+	case p.Reason != "":
 		eff := e.unprovable(pos, p.Reason, p.fix())
 		eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
 		sub.add(eff)
 	}
-	e.mergeResolved(p, relocate(sub, e.pos(pos), p), pos, out)
+	sub = relocate(sub, e.pos(pos), p)
+	switch fl := remapDetach(p.DetachIf, ctx); {
+	case fl.detach:
+		p.Detach = true
+	case fl.detachIf > 0 && hasWork(sub):
+		out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: p.Pos, Via: p.Via, Module: p.Module})
+	}
+	e.mergeResolved(p, sub, pos, out)
 }
 
 // relocate places what a pending method call resolved to at the call's
@@ -369,7 +514,7 @@ func (e *Engine) passArgs(args []Arg, ctx *instCtx, pos token.Pos, fr *frame, ou
 				continue
 			}
 			if ok {
-				e.handOffValue(b, nil, pos, fr, out, false)
+				e.handOffValue(b, nil, pos, fr, out, callFlags{})
 			}
 			outArgs[i] = Arg{Handle: handleNone}
 			continue
@@ -439,6 +584,13 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 		for _, p := range s.Pending {
 			switch p.Op {
 			case OpCallMethod:
+				if p.ShapeArg > 0 && p.ShapeArg <= len(p.Args) {
+					q := Pending{Op: OpSQL, Text: p.Args[p.ShapeArg-1].Str.subst(unknown), Pos: p.Pos, Via: p.Via, Module: p.Module, Discharged: p.Discharged, Scoped: p.Scoped}
+					for _, eff := range e.resolve(q) {
+						out.add(eff)
+					}
+					continue
+				}
 				if !p.Discharged && p.Reason != "" {
 					out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module})
 				}
@@ -449,6 +601,10 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 				}
 			case OpTxEnqueue:
 				// The handler itself runs outside any transaction.
+			case OpDetachIf:
+				// Stored into what the handler was handed: it outlives
+				// the request.
+				out.add(Effect{Kind: Detached, Reason: storedReason, Pos: p.Pos, Via: p.Via, Module: p.Module})
 			default:
 				p.Text = p.Text.subst(unknown)
 				p.Method = p.Method.subst(unknown)
@@ -580,6 +736,10 @@ func (e *Engine) shallower() { e.depth-- }
 
 // boundHit is the unprovable site of a walk cut by the engine's bounds.
 func (e *Engine) boundHit(pos token.Pos) Effect {
+	if e.budget < 0 {
+		return e.unprovable(pos, fmt.Sprintf("reaches code past the analysis budget (%d units of work for one function)", maxWork),
+			"split the function, or declare what the call does with //agent:effect")
+	}
 	return e.unprovable(pos, fmt.Sprintf("reaches code past the analysis bounds (calls nested deeper than %d)", maxDepth),
 		"declare what the call does with //agent:effect")
 }

@@ -134,6 +134,7 @@ const (
 	OpCallParam                // the function-valued parameter Param is called
 	OpCallMethod               // method Name is called on the interface-typed parameter Param
 	OpTxEnqueue                // a non-transactional enqueue: unprovable where the call is inside a transaction
+	OpDetachIf                 // work was stored into parameter Param's structure: detached if that outlives the request
 )
 
 // Pending is a site whose subject is a function of the holder's parameters.
@@ -147,7 +148,14 @@ type Pending struct {
 	Reason string     // OpCallMethod, OpTxEnqueue: why the site is unprovable
 	Fix    string     // OpTxEnqueue: the fix
 	Args   []Arg      // OpCallMethod: the method's arguments, receiver not counted
+	// ShapeArg (1-based, into Args): the interface is shaped like a SQL
+	// handle, and this argument is its SQL text; unresolved, the call
+	// runs that text rather than being unprovable.
+	ShapeArg int
 	Detach bool       // OpCallParam, OpCallMethod: the value may run after the call returns
+	// DetachIf (1-based): the value is stored into that parameter's
+	// structure, so it runs after the request if that structure outlives it.
+	DetachIf int
 	InTx   bool       // OpCallParam: the callback runs inside a transaction
 	Prov   Provenance // of the resolved effect; Syntactic when empty
 	Pos    Position
@@ -164,7 +172,7 @@ func (p *Pending) key() string {
 	for _, a := range p.Args {
 		fmt.Fprintf(&args, "%d:%s:%s:%d;", a.Handle, a.Str, a.Method, a.Param)
 	}
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, args.String(), p.Reason)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg, args.String(), p.Reason)
 }
 
 // Arg is one argument of a pending interface call, as much of it as a

@@ -65,8 +65,9 @@ type Engine struct {
 	GlobalConst func(v *types.Var) (string, bool)
 	// Retains reports whether fn, a function of a package that is not
 	// walked, may keep its function- or interface-valued parameter i and
-	// run it after it returns (a worker pool's Submit).
-	Retains func(fn *types.Func, i int) bool
+	// run it after it returns: for good (long), or in the structure of
+	// its arguments into (receiver first; a worker pool's queue).
+	Retains func(fn *types.Func, i int) (long bool, into []int)
 	// LocalSource reports whether the package's source is being
 	// developed (not in the module cache): there, a function with no Go
 	// body is unprovable wherever it is reached.
@@ -76,8 +77,12 @@ type Engine struct {
 	state     map[*ssa.Function]uint8
 	depth     int // current recursion depth of the engine's walk, tracing and instantiation
 	recursive bool
-	budget    int // instructions the summary being computed may still walk
+	budget    int // work the summary being computed may still do
+	callbacks int // callbacks being resolved inside one another
 	txFlows   map[*ssa.Function]*txFlow
+	// ctorWalked are the literals a handler constructor makes and that
+	// were walked where they are made (HandlerSummary).
+	ctorWalked map[*ssa.Function]bool
 }
 
 const (
@@ -110,8 +115,7 @@ type frame struct {
 	at token.Pos
 
 	inTx     bool // the frame runs inside a transaction (a callback a begin/commit pair brackets)
-	recursed bool // the closure was called again while being walked
-	usedArgs bool // a value the walk traced depended on the frame's arguments
+	recursed bool // the closure was called again, with other arguments, while being walked
 	ctor     bool // a handler constructor: function literals it makes count as called
 }
 
@@ -132,10 +136,10 @@ const (
 	maxTrace = 512
 )
 
-// maxWork bounds the instructions one summary's walk visits (closures
-// and callbacks walked inline included); past it the summary gets an
-// unprovable site instead of a longer walk.
-const maxWork = 50000
+// maxWork bounds the work one summary's walk does (instructions walked,
+// closures and callbacks walked inline, summaries instantiated); past it
+// the summary gets an unprovable site instead of a longer walk.
+const maxWork = 200000
 
 // Summaries computes the summary of every function in fns, solving
 // recursion by iterating to a fixed point.
@@ -261,6 +265,8 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		return base
 	}
 	e.budget = maxWork
+	e.ctorWalked = map[*ssa.Function]bool{}
+	defer func() { e.ctorWalked = nil }()
 	out := newCollector()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
 	e.walk(root, out)
@@ -327,11 +333,8 @@ func (e *Engine) walk(fr *frame, out *collector) {
 			} else {
 				last = pos
 			}
-			if e.budget--; e.budget < 0 {
-				if e.budget == -1 {
-					out.add(e.unprovable(pos, fmt.Sprintf("reaches code past the analysis budget (%d instructions walked for one function)", maxWork),
-						"split the function, or declare what the call does with //agent:effect"))
-				}
+			if !e.spend(1) {
+				out.add(e.boundHit(pos))
 				return
 			}
 			fr.cur = instr
@@ -345,8 +348,8 @@ func (e *Engine) walk(fr *frame, out *collector) {
 			case *ssa.Store, *ssa.Send, *ssa.MapUpdate:
 				e.stored(pos, instr, fr, out)
 			case *ssa.MakeClosure:
-				if fr.ctor && uncalled(instr, nil) {
-					e.ctorLiteral(pos, binding{v: instr, fr: fr}, fr, out)
+				if fr.ctor {
+					e.ctorMade(pos, instr, instr.Fn.(*ssa.Function), nil, fr, out)
 				}
 			}
 			if fr.ctor {
@@ -355,8 +358,8 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				var ops [8]*ssa.Value
 				for _, op := range instr.Operands(ops[:0]) {
 					if f, ok := (*op).(*ssa.Function); ok && f.Parent() == fr.fn {
-						if _, isMC := instr.(*ssa.MakeClosure); !isMC && uncalled(f, instr) {
-							e.ctorLiteral(pos, binding{v: f, fr: fr}, fr, out)
+						if _, isMC := instr.(*ssa.MakeClosure); !isMC {
+							e.ctorMade(pos, f, f, instr, fr, out)
 						}
 					}
 				}
@@ -383,6 +386,39 @@ func (e *Engine) stored(pos token.Pos, instr ssa.Instruction, fr *frame, out *co
 	e.hatched(pos, fr, out, func(target *collector) { e.storeSite(instr, pos, fr, target) })
 }
 
+// ctorMade handles a function literal a handler constructor makes (v is
+// its MakeClosure, or the function itself when it captures nothing, used
+// by user). A literal the constructor does not call itself counts as
+// called once where it is made (SPEC §3). One that escapes (returned,
+// stored) is walked only there; one handed to a callee is also left to
+// the callee, which decides whether it runs later or in a transaction.
+func (e *Engine) ctorMade(pos token.Pos, v ssa.Value, fn *ssa.Function, user ssa.Instruction, fr *frame, out *collector) {
+	if e.ctorWalked[fn] {
+		return
+	}
+	switch {
+	case uncalled(v, user):
+		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
+		e.ctorWalked[fn] = true
+	case handed(v, user):
+		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
+	}
+}
+
+// handed reports whether a literal is handed to a callee as an argument.
+func handed(v ssa.Value, user ssa.Instruction) bool {
+	users := []ssa.Instruction{user}
+	if user == nil {
+		users = *v.Referrers()
+	}
+	for _, u := range users {
+		if c, ok := u.(ssa.CallInstruction); ok && c.Common().Value != v {
+			return true
+		}
+	}
+	return false
+}
+
 // uncalled reports whether a function literal's value leaves the
 // function that makes it without being called there: it is returned,
 // converted to an interface, stored or sent somewhere, rather than only
@@ -405,7 +441,8 @@ func uncalled(v ssa.Value, user ssa.Instruction) bool {
 		for _, u := range users {
 			switch u := u.(type) {
 			case *ssa.Call, *ssa.Defer, *ssa.Go, *ssa.DebugRef:
-				// called, or handed to a callee the walk follows
+				// called, or handed to a callee the walk follows (it
+				// decides whether the literal runs later)
 			case *ssa.Store:
 				alloc, ok := u.Addr.(*ssa.Alloc)
 				if !ok || u.Val != v {

@@ -40,13 +40,49 @@ func (e *Engine) handOff(fn *types.Func, args []binding, pos token.Pos, fr *fram
 		case sig.Variadic() && sig.Params().Len() > 0:
 			pt = sig.Params().At(sig.Params().Len() - 1).Type()
 		}
-		e.handOffValue(a, pt, pos, fr, out, e.retains(fn, i-recv))
+		e.handOffValue(a, pt, pos, fr, out, e.retainFlags(fn, i-recv, args))
 	}
+}
+
+// retainFlags says whether what fn is handed as parameter i may run after
+// it returns: kept for good, or kept in the structure of another argument,
+// which outlives the request if that argument does.
+func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
+	if fn == nil {
+		return callFlags{}
+	}
+	if e.retains(fn, i) {
+		return callFlags{detach: true}
+	}
+	if e.Retains == nil {
+		return callFlags{}
+	}
+	long, into := e.Retains(fn, i)
+	if long {
+		return callFlags{detach: true}
+	}
+	var fl callFlags
+	for _, k := range into {
+		if k >= len(args) {
+			return callFlags{detach: true}
+		}
+		b := follow(args[k])
+		if !b.live() {
+			return callFlags{detach: true}
+		}
+		switch life, idx := lifetime(b.v, b.fr); life {
+		case lifeLong:
+			return callFlags{detach: true}
+		case lifeParam:
+			fl.detachIf = idx + 1
+		}
+	}
+	return fl
 }
 
 // handOffValue hands one value over: pt is the parameter's declared type
 // (nil: the value's own).
-func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, detach bool) {
+func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, fl callFlags) {
 	b = follow(b)
 	if !b.live() {
 		return
@@ -59,23 +95,23 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 	}
 	switch u := b.v.Type().Underlying().(type) {
 	case *types.Signature:
-		e.callArg(b, pos, fr, out, callFlags{detach: detach})
+		e.callArg(b, pos, fr, out, fl)
 	case *types.Interface:
-		e.handOffIface(b, pt, pos, fr, out, detach)
+		e.handOffIface(b, pt, pos, fr, out, fl)
 	case *types.Slice:
 		// A variadic argument or a slice literal of callbacks or
 		// interface values: each element the analysis sees.
 		switch u.Elem().Underlying().(type) {
 		case *types.Signature, *types.Interface:
 			for _, el := range sliceElems(b.v) {
-				e.handOffValue(binding{v: el, fr: b.fr}, u.Elem(), pos, fr, out, detach)
+				e.handOffValue(binding{v: el, fr: b.fr}, u.Elem(), pos, fr, out, fl)
 			}
 		}
 	default:
 		if tp, ok := pt.(*types.TypeParam); ok {
 			// A generic callee calls its constraint's methods on the value.
 			if it, ok := tp.Constraint().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-				e.callIfaceMethods(b.v.Type(), b, it, pos, fr, out, detach)
+				e.callIfaceMethods(b.v.Type(), b, it, pos, fr, out, fl)
 			}
 		}
 	}
@@ -86,7 +122,7 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 // standard library calls through type assertions: String, Error,
 // MarshalJSON, ...) is called on each concrete value the analysis sees.
 // A parameter of the function being summarised is resolved at each call.
-func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, detach bool) {
+func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame, out *collector, fl callFlags) {
 	it, _ := pt.Underlying().(*types.Interface)
 	if it == nil {
 		it, _ = b.v.Type().Underlying().(*types.Interface)
@@ -97,7 +133,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if idx, ok := rootParam(b); ok {
 		for _, name := range ifaceMethodNames(it) {
 			// Reason "": dropped if the caller cannot resolve it either.
-			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: name, Detach: detach, Pos: e.pos(pos), Module: e.Module})
+			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 		}
 		return
 	}
@@ -112,10 +148,10 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 		if _, ok := t.x.Type().Underlying().(*types.Signature); ok {
 			// A function value handed over as any (runtime.SetFinalizer's
 			// finalizer, a FuncMap entry).
-			e.callArg(binding{v: t.x, fr: t.fr}, pos, fr, out, callFlags{detach: detach})
+			e.callArg(binding{v: t.x, fr: t.fr}, pos, fr, out, fl)
 			continue
 		}
-		e.callIfaceMethods(t.x.Type(), binding{v: t.x, fr: t.fr}, it, pos, fr, out, detach)
+		e.callIfaceMethods(t.x.Type(), binding{v: t.x, fr: t.fr}, it, pos, fr, out, fl)
 	}
 }
 
@@ -123,18 +159,15 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 // for an empty interface, each protocol method) on the value recv of
 // concrete type t. Only types of analysed packages have methods worth
 // walking.
-func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interface, pos token.Pos, fr *frame, out *collector, detach bool) {
-	if !e.analysedType(t) {
-		return
+func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interface, pos token.Pos, fr *frame, out *collector, fl callFlags) {
+	if !e.analysedType(t) && !isHandle(t) {
+		return // the standard library's and inert packages' own methods
 	}
 	names := ifaceMethodNames(it)
 	if len(names) == 0 {
 		names = protocolMethods
 	}
-	work := out
-	if detach {
-		work = newCollector()
-	}
+	work := newCollector()
 	for _, name := range names {
 		obj, fn := e.methodOf(t, name)
 		if obj == nil {
@@ -142,8 +175,14 @@ func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interfac
 		}
 		e.callObjOrWrapper(obj, fn, []binding{recv}, pos, fr, work)
 	}
-	if detach {
+	switch {
+	case fl.detach:
 		e.detachedWork(work, pos, "hands a value to code that may call its methods after the call returns", out)
+	case fl.detachIf > 0 && hasWork(work):
+		out.merge(work)
+		out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: e.pos(pos), Module: e.Module})
+	default:
+		out.merge(work)
 	}
 }
 
@@ -226,20 +265,11 @@ func sliceElems(v ssa.Value) []ssa.Value {
 	return out
 }
 
-// retains reports whether fn may run or call its parameter i after it
-// returns: documented for the standard library, a fact for packages that
-// are not walked.
+// retains reports whether fn, of the standard library, is documented to
+// keep its parameter i and run it after it returns.
 func (e *Engine) retains(fn *types.Func, i int) bool {
-	if fn == nil {
-		return false
-	}
-	if r, ok := lib().retains[FuncKey(fn)]; ok {
-		return r < 0 || r == i
-	}
-	if e.Retains != nil {
-		return e.Retains(fn, i)
-	}
-	return false
+	r, ok := lib().retains[FuncKey(fn)]
+	return ok && (r < 0 || r == i)
 }
 
 // storeSite walks a function or interface value stored where it may be
@@ -247,32 +277,39 @@ func (e *Engine) retains(fn *types.Func, i int) bool {
 // channel. A store into a local variable or into a struct the analysis
 // follows is resolved where the value is called instead.
 func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out *collector) {
-	var val, addr ssa.Value
-	detach := false
+	var val ssa.Value
+	life, param := lifeLocal, 0
 	switch in := instr.(type) {
 	case *ssa.Store:
-		val, addr = in.Val, in.Addr
+		val = in.Val
 		if !callbackType(val.Type()) || e.followedStore(in, fr) {
 			return
 		}
-		detach = longLived(addr, fr)
-		if ia, ok := addr.(*ssa.IndexAddr); ok {
+		life, param = lifetime(in.Addr, fr)
+		if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
 			if alloc, ok := ia.X.(*ssa.Alloc); ok {
-				detach = arrayLongLived(alloc, fr)
+				life, param = arrayLifetime(alloc, fr)
 			}
 		}
 	case *ssa.Send:
-		val, detach = in.X, true
+		val, life = in.X, lifeLong
 	case *ssa.MapUpdate:
-		val, addr = in.Value, in.Map
-		detach = longLived(addr, fr)
+		val = in.Value
+		life, param = lifetime(in.Map, fr)
 	default:
 		return
 	}
 	if !callbackType(val.Type()) {
 		return
 	}
-	e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, detach)
+	switch life {
+	case lifeLong:
+		e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, callFlags{detach: true})
+	case lifeParam:
+		e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, callFlags{detachIf: param + 1})
+	default:
+		e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, callFlags{})
+	}
 }
 
 // callbackType: values whose storing matters, function values and
@@ -338,43 +375,44 @@ func arrayStoredAway(alloc *ssa.Alloc) bool {
 	return false
 }
 
-// arrayLongLived reports whether the slices of a local array end up in
-// something long-lived (appended to a receiver's hook list, sent).
-func arrayLongLived(alloc *ssa.Alloc, fr *frame) bool {
-	dest := func(v ssa.Value) bool {
+// arrayLifetime is the lifetime of what the slices of a local array end
+// up in (appended to a receiver's hook list, sent): the longest one.
+func arrayLifetime(alloc *ssa.Alloc, fr *frame) (int, int) {
+	life, param := lifeLocal, 0
+	note := func(l, p int) {
+		if l == lifeLong || (l == lifeParam && life == lifeLocal) {
+			life, param = l, p
+		}
+	}
+	dest := func(v ssa.Value) {
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.Store:
-				if r.Val == v && longLived(r.Addr, fr) {
-					return true
+				if r.Val == v {
+					note(lifetime(r.Addr, fr))
 				}
 			case *ssa.Send:
-				return true
+				note(lifeLong, 0)
 			case *ssa.MapUpdate:
-				if longLived(r.Map, fr) {
-					return true
-				}
+				note(lifetime(r.Map, fr))
 			}
 		}
-		return false
 	}
 	for _, r := range *alloc.Referrers() {
 		sl, ok := r.(*ssa.Slice)
 		if !ok {
 			continue
 		}
-		if dest(sl) {
-			return true
-		}
+		dest(sl)
 		for _, r2 := range *sl.Referrers() {
 			if c, ok := r2.(*ssa.Call); ok {
-				if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && dest(c) {
-					return true
+				if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+					dest(c)
 				}
 			}
 		}
 	}
-	return false
+	return life, param
 }
 
 // addrEscapes reports whether a local variable's address is used other
@@ -397,20 +435,31 @@ func addrEscapes(a *ssa.Alloc) bool {
 	return false
 }
 
-// longLived reports whether addr is rooted at something that outlives the
-// walk of the function being summarised: a package variable, or a value
-// it was handed (a parameter, the receiver).
-func longLived(addr ssa.Value, fr *frame) bool {
+// Lifetimes of what a store writes into.
+const (
+	lifeLocal = iota // made during the walk: it lives as long as the request
+	lifeLong         // a package variable: it outlives the request
+	lifeParam        // a parameter of the function being summarised: its callers decide
+)
+
+// lifetime classifies the object addr is rooted at.
+func lifetime(addr ssa.Value, fr *frame) (int, int) {
 	for i := 0; i < 32; i++ {
 		switch a := addr.(type) {
 		case *ssa.Global:
-			return true
+			return lifeLong, 0
 		case *ssa.Parameter:
-			if b, ok := fr.param(paramIndex(fr.fn, a)); ok && b.live() {
-				addr, fr = b.v, b.fr
-				continue
+			if b, ok := fr.param(paramIndex(fr.fn, a)); ok {
+				if b = follow(b); b.live() {
+					addr, fr = b.v, b.fr
+					continue
+				}
+				return lifeLong, 0
 			}
-			return true
+			if idx, ok := rootParam(binding{v: a, fr: fr}); ok {
+				return lifeParam, idx
+			}
+			return lifeLong, 0
 		case *ssa.FreeVar:
 			found := false
 			for j, x := range fr.fn.FreeVars {
@@ -421,7 +470,7 @@ func longLived(addr ssa.Value, fr *frame) bool {
 				}
 			}
 			if !found {
-				return true
+				return lifeLong, 0
 			}
 		case *ssa.FieldAddr:
 			addr = a.X
@@ -437,9 +486,11 @@ func longLived(addr ssa.Value, fr *frame) bool {
 			addr = a.X
 		case *ssa.ChangeType:
 			addr = a.X
+		case *ssa.Lookup:
+			addr = a.X
 		default:
-			return false
+			return lifeLocal, 0
 		}
 	}
-	return true
+	return lifeLong, 0
 }

@@ -39,6 +39,18 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if e.callMethodOn(recv, m.Name(), args, pos, fr, out) {
 		return
 	}
+	if md, sqlArg := shapeOf(m); md != nil {
+		if idx, ok := rootParam(assertedParam(recv)); ok && sqlArg >= 0 {
+			p := Pending{Op: OpCallMethod, Param: idx, Name: m.Name(), ShapeArg: sqlArg + 1, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+			for _, a := range args {
+				p.Args = append(p.Args, e.recordArg(a))
+			}
+			out.addPending(p)
+			return
+		}
+		md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+		return
+	}
 	sink := (e.isSinkInterface(decl) || e.isSinkInterface(static)) && !e.isBenign(decl)
 	if !sink && (e.isBenign(decl) || e.isBenign(static) || lib().readerInterface(decl)) {
 		return
@@ -59,7 +71,7 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		for _, a := range args {
 			rec := e.recordArg(a)
 			if rec.Param == 0 {
-				e.handOffValue(a, nil, pos, fr, out, false)
+				e.handOffValue(a, nil, pos, fr, out, callFlags{})
 			}
 			p.Args = append(p.Args, rec)
 		}

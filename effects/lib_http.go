@@ -513,9 +513,24 @@ func egressLibrary() *Library {
 			c.handOff()
 		}
 	}
-	for _, k := range append(keys("net.", "Dial", "DialTimeout", "DialTCP", "DialUDP", "DialIP", "DialUnix", "ListenPacket", "ListenUDP", "ListenIP", "ListenMulticastUDP", "ListenUnixgram"),
+	for _, k := range append(keys("net.", "Dial", "DialTimeout", "DialTCP", "DialUDP", "DialIP", "DialUnix"),
 		keys("net.Dialer.", "Dial", "DialContext")...) {
 		l.Models[k] = egress("opens a network connection")
+	}
+	// A listening socket sends where its WriteTo says.
+	for _, recv := range []string{"net.UDPConn.", "net.IPConn.", "net.UnixConn."} {
+		for _, k := range keys(recv, "WriteTo", "WriteToUDP", "WriteToUDPAddrPort", "WriteMsgUDP", "WriteMsgUDPAddrPort", "WriteToIP", "WriteMsgIP", "WriteToUnix", "WriteMsgUnix") {
+			l.Models[k] = egress("sends a datagram")
+		}
+	}
+	l.IfaceModels = map[string]model{"net.PacketConn.WriteTo": egress("sends a datagram")}
+	// A connection is opened where it is dialled (and reported there);
+	// its other methods add nothing.
+	for _, name := range []string{"Read", "Write", "Close", "LocalAddr", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
+		l.IfaceModels["net.Conn."+name] = func(*callSite) {}
+	}
+	for _, name := range []string{"ReadFrom", "Close", "LocalAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
+		l.IfaceModels["net.PacketConn."+name] = func(*callSite) {}
 	}
 	for _, k := range append(keys("crypto/tls.", "Dial", "DialWithDialer"), keys("crypto/tls.Dialer.", "Dial", "DialContext")...) {
 		l.Models[k] = egress("opens a TLS connection")

@@ -79,6 +79,13 @@ func pgxLibrary() *Library {
 	l.Models[pgconnPath+".PgConn.ExecParams"] = sqlText(2)
 	l.Models[pgconnPath+".PgConn.CopyFrom"] = sqlText(3)
 	l.Models[pgconnPath+".PgConn.CopyTo"] = sqlText(3)
+	// A pipeline or a pgconn batch runs the SQL queued on it: the site
+	// is where it is queued.
+	l.Models[pgconnPath+".Pipeline.SendQueryParams"] = sqlText(1)
+	l.Models[pgconnPath+".Pipeline.SendPrepare"] = func(*callSite) {}
+	l.Models[pgconnPath+".Batch.ExecParams"] = sqlText(1)
+	l.Safe = append(l.Safe, keys(pgconnPath+".Pipeline.", "Close", "Flush", "GetResults", "SendDeallocate", "SendFlushRequest", "SendPipelineSync", "Sync")...)
+	l.Safe = append(l.Safe, pgconnPath+".PgConn.StartPipeline", pgconnPath+".PgConn.ExecBatch", pgconnPath+".MultiResultReader.*", pgconnPath+".ResultReader.*")
 	// BeginFunc and BeginTxFunc run their callback in a transaction.
 	l.Models[pgxPath+".BeginFunc"] = txCallback(2)
 	l.Models[pgxPath+".BeginTxFunc"] = txCallback(3)
@@ -170,33 +177,52 @@ func sendBatchModel(c *callSite) {
 }
 
 // batchSQL collects the SQL of every b.Queue call on a batch made in the
-// same function. A batch handed to other code (a helper that queues more
-// statements) is not all visible.
+// same function, or queued by a helper of this package it is handed to.
+// A batch handed to other code is not all visible.
 func batchSQL(e *Engine, b ssa.Value, fr *frame) (Str, bool) {
+	if _, ok := b.(*ssa.Alloc); !ok {
+		return Str{}, false
+	}
 	var text Str
 	found := false
+	if !queuedSQL(e, b, fr, 0, &text, &found) {
+		return Str{}, false
+	}
+	return text, found
+}
+
+func queuedSQL(e *Engine, b ssa.Value, fr *frame, depth int, text *Str, found *bool) bool {
+	if depth > 4 {
+		return false
+	}
 	for _, r := range *b.Referrers() {
 		switch r := r.(type) {
 		case *ssa.Call:
 			key := staticKey(r.Call)
 			switch {
 			case key == pgxPath+".Batch.Queue" && len(r.Call.Args) >= 2 && r.Call.Args[0] == b:
-				text = unionStr(text, e.trace(r.Call.Args[1], fr, handleString))
-				found = true
+				*text = unionStr(*text, e.trace(r.Call.Args[1], fr, handleString))
+				*found = true
 			case key == pgxPath+".Batch.Len":
 			case sendsBatch(r.Call):
 			default:
-				return Str{}, false
+				// A helper of this package that queues on it.
+				cf, _ := e.localReturns(r, fr)
+				if cf == nil {
+					return false
+				}
+				for i, a := range r.Call.Args {
+					if a == b && i < len(cf.fn.Params) && !queuedSQL(e, cf.fn.Params[i], cf, depth+1, text, found) {
+						return false
+					}
+				}
 			}
 		case *ssa.DebugRef, *ssa.FieldAddr:
 		default:
-			return Str{}, false
+			return false
 		}
 	}
-	if _, ok := b.(*ssa.Alloc); !ok {
-		return Str{}, false
-	}
-	return text, found
+	return true
 }
 
 func sendsBatch(c ssa.CallCommon) bool {

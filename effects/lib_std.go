@@ -54,6 +54,8 @@ func stdLibrary() *Library {
 			"log/slog.LogValuer", "log/slog.Handler", "log/slog.Leveler",
 			"math/rand.Source", "math/rand/v2.Source", "image.Image", "image/color.Color", "image/draw.Image",
 			"go/ast.Node", "reflect.Type", "text/template/parse.Node",
+			"sync.Locker", "net.Error", "net.Addr", "os.Signal", "os.FileInfo", "time.Location",
+			"log/slog.Leveler", "expvar.Var", "runtime.Error", "flag.Value", "flag.Getter",
 		},
 	}
 	// Reflection calls a body the analysis cannot see.
@@ -78,6 +80,27 @@ func frameworksLibrary() *Library {
 			"go.uber.org/zap/zapcore.Core", "go.uber.org/zap/zapcore.ObjectEncoder", "go.uber.org/zap/zapcore.ArrayEncoder",
 			"go.uber.org/zap/zapcore.Encoder", "go.uber.org/zap/zapcore.WriteSyncer", "go.uber.org/zap/zapcore.ObjectMarshaler", "go.uber.org/zap/zapcore.ArrayMarshaler",
 			"github.com/go-logr/logr.LogSink", "github.com/sirupsen/logrus.Formatter", "github.com/rs/zerolog.LogObjectMarshaler",
+			// Observability: traces, metrics and propagation describe the
+			// work, they are not the agent's authority.
+			"go.opentelemetry.io/otel/trace.*", "go.opentelemetry.io/otel/metric.*", "go.opentelemetry.io/otel/propagation.*",
+			"go.opentelemetry.io/otel/attribute.*", "go.opentelemetry.io/otel/baggage.*", "go.opentelemetry.io/otel/log.*",
+			"github.com/prometheus/client_golang/prometheus.*",
+			"github.com/aws/smithy-go/metrics.*", "github.com/aws/smithy-go/tracing.*", "github.com/aws/smithy-go/logging.*",
+			// Validators report on values.
+			"github.com/go-playground/validator/v10.FieldError", "github.com/go-playground/validator/v10.ValidationErrors",
+			"github.com/go-playground/validator/v10.StructLevel", "github.com/go-playground/validator/v10.FieldLevel",
+			"github.com/gin-gonic/gin/binding.Binding", "github.com/gin-gonic/gin/binding.BindingBody", "github.com/gin-gonic/gin/binding.StructValidator",
+			"github.com/gin-gonic/gin/render.Render", "github.com/gin-gonic/gin/render.HTMLRender",
+		},
+		Safe: []string{
+			// Metrics are observations, not the agent's authority.
+			"github.com/prometheus/client_golang/prometheus.*",
+			// The frameworks' response writers and debug printing: the
+			// response's own hooks are registered by middleware and walked
+			// where they are registered.
+			"github.com/labstack/echo/v4.Response.*", "github.com/labstack/echo/v5.Response.*",
+			"github.com/gin-gonic/gin.debugPrint", "github.com/gin-gonic/gin.debugPrintRoute", "github.com/gin-gonic/gin.debugPrintError",
+			"github.com/gin-gonic/gin.debugPrintLoadTemplate", "github.com/gin-gonic/gin.debugPrintWARNINGDefault", "github.com/gin-gonic/gin.debugPrintWARNINGNew",
 		},
 	}
 }

@@ -97,6 +97,9 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 			return s
 		}
 	}
+	if s, ok := e.traceReturned(v, fr, h); ok {
+		return s
+	}
 	switch h {
 	case handleString:
 		return e.evalString(v, fr)
@@ -112,6 +115,42 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.asynqTask(v, fr)
 	}
 	return unknownStr()
+}
+
+// traceReturned traces a value a function of this package returns (a
+// helper that builds the SQL text, the request, the task): each return
+// of the callee, in a frame bound to the call's arguments.
+func (e *Engine) traceReturned(v ssa.Value, fr *frame, h uint8) (Str, bool) {
+	call, idx := (*ssa.Call)(nil), 0
+	switch v := v.(type) {
+	case *ssa.Call:
+		call = v
+	case *ssa.Extract:
+		call, _ = v.Tuple.(*ssa.Call)
+		idx = v.Index
+	}
+	if call == nil {
+		return Str{}, false
+	}
+	key := staticKey(call.Call)
+	if _, ok := lib().strings[key]; ok {
+		return Str{}, false
+	}
+	if _, ok := lib().extracts[key]; ok {
+		return Str{}, false
+	}
+	cf, rets := e.localReturns(call, fr)
+	if cf == nil || len(rets) == 0 {
+		return Str{}, false
+	}
+	var s Str
+	for _, ret := range rets {
+		if idx >= len(ret.Results) {
+			return Str{}, false
+		}
+		s = unionStr(s, e.trace(ret.Results[idx], cf, h))
+	}
+	return s, true
 }
 
 // methodResult evaluates the result of calling the no-argument method
@@ -511,7 +550,20 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) {
 			fs.unresolved = true
 		}
+	case *ssa.Lookup:
+		vals, ok := mapValues(v.X, fr)
+		if !ok {
+			fs.unresolved = true
+			return
+		}
+		for _, b := range vals {
+			e.collectFuncs(b.v, b.fr, fs, depth+1)
+		}
 	case *ssa.Extract:
+		if lk, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+			e.collectFuncs(lk, fr, fs, depth+1)
+			return
+		}
 		if call, ok := v.Tuple.(*ssa.Call); ok {
 			if e.isStdCall(call) {
 				fs.fromStd = true
@@ -525,6 +577,34 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	default:
 		fs.unresolved = true
 	}
+}
+
+// mapValues returns the values stored into a map made here (a literal or
+// make) that nothing else can change: it is only updated and read.
+func mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
+	if load, ok := m.(*ssa.UnOp); ok && load.Op == token.MUL {
+		stores := storedValues(load.X, fr)
+		if len(stores) != 1 {
+			return nil, false
+		}
+		m, fr = stores[0].v, stores[0].fr
+	}
+	mm, ok := m.(*ssa.MakeMap)
+	if !ok {
+		return nil, false
+	}
+	var out []binding
+	for _, r := range *mm.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			out = append(out, binding{v: r.Value, fr: fr})
+		case *ssa.Lookup, *ssa.DebugRef, *ssa.Store:
+		case *ssa.Range:
+		default:
+			return nil, false
+		}
+	}
+	return out, len(out) > 0
 }
 
 // localReturns gives, for a static call to a function of this package,

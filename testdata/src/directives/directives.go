@@ -24,7 +24,7 @@ func MissingGrant() {}
 //agent:operable grant=NotAGrant // want `NotAGrantHandler: NotAGrant is not a grant variable`
 func NotAGrantHandler() {}
 
-//agent:operable grant=nope.G // want `BadImport: grant nope.G: no import named nope in this file`
+//agent:operable grant=nope.G // want `BadImport: grant nope.G: no file of the package imports a package named nope`
 func BadImport() {}
 
 //agent:operable // want `//agent:operable needs grant=NAME`
