@@ -132,4 +132,3 @@ var modCaches = sync.OnceValue(func() []string {
 	}
 	return dirs
 })
-

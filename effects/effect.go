@@ -140,27 +140,27 @@ const (
 // Pending is a site whose subject is a function of the holder's parameters.
 type Pending struct {
 	Op     Op
-	Kind   string     // OpSubject: the effect kind
-	Text   Str        // SQL text, URL, or subject, in terms of parameters
-	Method Str        // OpURL: the HTTP method
-	Param  int        // OpCallParam, OpCallMethod: the parameter called
-	Name   string     // OpCallMethod: the method
-	Reason string     // OpCallMethod, OpTxEnqueue: why the site is unprovable
-	Fix    string     // OpTxEnqueue: the fix
-	Args   []Arg      // OpCallMethod: the method's arguments, receiver not counted
+	Kind   string // OpSubject: the effect kind
+	Text   Str    // SQL text, URL, or subject, in terms of parameters
+	Method Str    // OpURL: the HTTP method
+	Param  int    // OpCallParam, OpCallMethod: the parameter called
+	Name   string // OpCallMethod: the method
+	Reason string // OpCallMethod, OpTxEnqueue: why the site is unprovable
+	Fix    string // OpTxEnqueue: the fix
+	Args   []Arg  // OpCallMethod: the method's arguments, receiver not counted
 	// ShapeArg (1-based, into Args): the interface is shaped like a SQL
 	// handle, and this argument is its SQL text; unresolved, the call
 	// runs that text rather than being unprovable.
 	ShapeArg int
-	Detach bool       // OpCallParam, OpCallMethod: the value may run after the call returns
+	Detach   bool // OpCallParam, OpCallMethod: the value may run after the call returns
 	// DetachIf (1-based): the value is stored into that parameter's
 	// structure, so it runs after the request if that structure outlives it.
 	DetachIf int
-	InTx   bool       // OpCallParam: the callback runs inside a transaction
-	Prov   Provenance // of the resolved effect; Syntactic when empty
-	Pos    Position
-	Via    []Position
-	Module string // module whose code holds the site
+	InTx     bool       // OpCallParam: the callback runs inside a transaction
+	Prov     Provenance // of the resolved effect; Syntactic when empty
+	Pos      Position
+	Via      []Position
+	Module   string // module whose code holds the site
 
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
