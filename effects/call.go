@@ -560,6 +560,9 @@ func (e *Engine) mergeResolved(p Pending, sub *collector, pos token.Pos, out *co
 // emit adds a pending site, or resolves it when it no longer depends on
 // parameters.
 func (e *Engine) emit(p Pending, out *collector) {
+	if e.scopedStmt > 0 {
+		p.Scoped = true
+	}
 	if p.Text.hasParam() || p.Method.hasParam() {
 		out.addPending(p)
 		return

@@ -158,9 +158,12 @@ type Pending struct {
 	DetachIf int
 	InTx     bool       // OpCallParam: the callback runs inside a transaction
 	Prov     Provenance // of the resolved effect; Syntactic when empty
-	Pos      Position
-	Via      []Position
-	Module   string // module whose code holds the site
+	// Dialect (OpSQL): the SQL dialect the driver fixes (sqltext.Dialect);
+	// zero when the text may be read either way.
+	Dialect uint8
+	Pos     Position
+	Via     []Position
+	Module  string // module whose code holds the site
 
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
@@ -172,7 +175,7 @@ func (p *Pending) key() string {
 	for _, a := range p.Args {
 		fmt.Fprintf(&args, "%d:%s:%s:%d;", a.Handle, a.Str, a.Method, a.Param)
 	}
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg, args.String(), p.Reason)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg+int(p.Dialect)*1000000, args.String(), p.Reason)
 }
 
 // Arg is one argument of a pending interface call, as much of it as a

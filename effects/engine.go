@@ -80,6 +80,9 @@ type Engine struct {
 	budget    int // work the summary being computed may still do
 	callbacks int // callbacks being resolved inside one another
 	txFlows   map[*ssa.Function]*txFlow
+	// scopedStmt > 0 while walking a statement an //agent:effect scoped
+	// hatch covers.
+	scopedStmt int
 	// ctorWalked are the literals a handler constructor makes and that
 	// were walked where they are made (HandlerSummary).
 	ctorWalked map[*ssa.Function]bool
@@ -546,6 +549,16 @@ func (e *Engine) hatched(pos token.Pos, fr *frame, out *collector, do func(targe
 		return
 	}
 	target := newCollector()
+	scoped := false
+	for _, h := range hs {
+		scoped = scoped || h.Scoped
+	}
+	if scoped {
+		// Sites resolved here already know the statement is declared
+		// scoped (a WHERE followed by runtime text is answered by it).
+		e.scopedStmt++
+		defer func() { e.scopedStmt-- }()
+	}
 	do(target)
 	for _, h := range hs {
 		for _, d := range h.Declared {

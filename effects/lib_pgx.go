@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/effects/sqltext"
 )
 
 // pgx v5: github.com/jackc/pgx/v5 (Conn, the Tx interface, Batch,
@@ -58,7 +60,7 @@ func pgxLibrary() *Library {
 	l.Safe = append(l.Safe, keys(pgconnPath+".PgConn.", "CancelRequest", "CheckConn", "CleanupDone", "Close", "CustomData", "Deallocate", "EscapeString", "IsBusy", "IsClosed", "PID", "ParameterStatus", "Ping", "Prepare", "SecretKey", "SyncConn", "TxStatus", "WaitForNotification", "Conn")...)
 	for _, recv := range []string{pgxPath + ".Conn", pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx"} {
 		for _, name := range []string{"Exec", "Query", "QueryRow"} {
-			l.Models[recv+"."+name] = sqlText(2)
+			l.Models[recv+"."+name] = pgText(2)
 		}
 		l.Models[recv+".CopyFrom"] = copyFromModel
 		l.Models[recv+".SendBatch"] = sendBatchModel
@@ -66,7 +68,7 @@ func pgxLibrary() *Library {
 	// pgx.Tx is an interface: its methods are modelled on the calls
 	// through it, and it is never benign.
 	for _, name := range []string{"Exec", "Query", "QueryRow"} {
-		l.IfaceModels[pgxPath+".Tx."+name] = sqlText(2)
+		l.IfaceModels[pgxPath+".Tx."+name] = pgText(2)
 	}
 	l.IfaceModels[pgxPath+".Tx.CopyFrom"] = copyFromModel
 	l.IfaceModels[pgxPath+".Tx.SendBatch"] = sendBatchModel
@@ -75,21 +77,29 @@ func pgxLibrary() *Library {
 	}
 	// pgconn runs SQL text too: Exec may hold several statements; COPY
 	// text names its table.
-	l.Models[pgconnPath+".PgConn.Exec"] = sqlText(2)
-	l.Models[pgconnPath+".PgConn.ExecParams"] = sqlText(2)
-	l.Models[pgconnPath+".PgConn.CopyFrom"] = sqlText(3)
-	l.Models[pgconnPath+".PgConn.CopyTo"] = sqlText(3)
+	l.Models[pgconnPath+".PgConn.Exec"] = pgText(2)
+	l.Models[pgconnPath+".PgConn.ExecParams"] = pgText(2)
+	l.Models[pgconnPath+".PgConn.CopyFrom"] = pgText(3)
+	l.Models[pgconnPath+".PgConn.CopyTo"] = pgText(3)
 	// A pipeline or a pgconn batch runs the SQL queued on it: the site
 	// is where it is queued.
-	l.Models[pgconnPath+".Pipeline.SendQueryParams"] = sqlText(1)
+	l.Models[pgconnPath+".Pipeline.SendQueryParams"] = pgText(1)
 	l.Models[pgconnPath+".Pipeline.SendPrepare"] = func(*callSite) {}
-	l.Models[pgconnPath+".Batch.ExecParams"] = sqlText(1)
+	l.Models[pgconnPath+".Batch.ExecParams"] = pgText(1)
 	l.Safe = append(l.Safe, keys(pgconnPath+".Pipeline.", "Close", "Flush", "GetResults", "SendDeallocate", "SendFlushRequest", "SendPipelineSync", "Sync")...)
 	l.Safe = append(l.Safe, pgconnPath+".PgConn.StartPipeline", pgconnPath+".PgConn.ExecBatch", pgconnPath+".MultiResultReader.*", pgconnPath+".ResultReader.*")
 	// BeginFunc and BeginTxFunc run their callback in a transaction.
 	l.Models[pgxPath+".BeginFunc"] = txCallback(2)
 	l.Models[pgxPath+".BeginTxFunc"] = txCallback(3)
 	return l
+}
+
+// pgText reports the SQL text at argument i, read as PostgreSQL: the
+// driver fixes the dialect.
+func pgText(i int) model {
+	return func(c *callSite) {
+		c.emit(Pending{Op: OpSQL, Text: c.str(i, handleString), Dialect: uint8(sqltext.Postgres)})
+	}
 }
 
 // copyFromModel: CopyFrom(ctx, tableName pgx.Identifier, ...) inserts rows

@@ -2,11 +2,15 @@ package effects
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/effects/sqltext"
 )
 
 // The standard library's concurrency, reflection and string builders,
@@ -22,7 +26,7 @@ func stdLibrary() *Library {
 			"time.AfterFunc":    detachedFunc(1),
 			"context.AfterFunc": detachedFunc(1),
 		},
-		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix},
+		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
 		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
 		// Calls that keep what they are handed and run it after they
 		// return (parameter index, receiver not counted; -1: every one).
@@ -305,4 +309,117 @@ func sprintfPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
 		return concatStr(litStr(b.String()), unknownStr())
 	}
 	return litStr(b.String())
+}
+
+// joinConditions evaluates strings.Join(elems, sep) when every element is
+// a constant the analysis sees: the slice built here from a literal and
+// appends. Elements present on every path are joined exactly; elements
+// added only on some paths are dropped when the separator is AND and each
+// is a condition that adds no top-level OR (SPEC §4.1: a WHERE tail built
+// from constant conditions keeps its bounds and tenant scope), and make
+// the value unknown otherwise.
+func joinConditions(e *Engine, args []ssa.Value, fr *frame) Str {
+	if len(args) < 2 {
+		return unknownStr()
+	}
+	ts := e.trace(args[1], fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return unknownStr()
+	}
+	sep := ts[0].Text
+	always, optional, ok := e.constElems(args[0], fr, 0)
+	if !ok {
+		return unknownStr()
+	}
+	if len(optional) > 0 {
+		if !strings.EqualFold(strings.TrimSpace(sep), "and") {
+			return unknownStr()
+		}
+		for _, c := range append(append([]string(nil), always...), optional...) {
+			if !sqltext.Conjunctive(c) {
+				return unknownStr()
+			}
+		}
+	}
+	return litStr(strings.Join(always, sep))
+}
+
+// constElems reads a []string built here from constants: the elements on
+// every path (in order) and those only on some.
+func (e *Engine) constElems(v ssa.Value, fr *frame, depth int) (always, optional []string, ok bool) {
+	if depth > 16 {
+		return nil, nil, false
+	}
+	constText := func(x ssa.Value) (string, bool) {
+		ts := e.trace(x, fr, handleString).texts()
+		if len(ts) != 1 || !ts[0].Complete {
+			return "", false
+		}
+		return ts[0].Text, true
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		return nil, nil, v.IsNil()
+	case *ssa.Slice:
+		els, ok := orderedElems(v)
+		if !ok {
+			return nil, nil, false
+		}
+		for _, el := range els {
+			c, ok := constText(el)
+			if !ok {
+				return nil, nil, false
+			}
+			always = append(always, c)
+		}
+		return always, nil, true
+	case *ssa.Call:
+		b, isBuiltin := v.Call.Value.(*ssa.Builtin)
+		if !isBuiltin || b.Name() != "append" || len(v.Call.Args) != 2 {
+			return nil, nil, false
+		}
+		always, optional, ok = e.constElems(v.Call.Args[0], fr, depth+1)
+		if !ok {
+			return nil, nil, false
+		}
+		added, more, ok := e.constElems(v.Call.Args[1], fr, depth+1)
+		if !ok || len(more) > 0 {
+			return nil, nil, false
+		}
+		return append(always, added...), optional, true
+	case *ssa.Phi:
+		for i, ed := range v.Edges {
+			a, o, ok := e.constElems(ed, fr, depth+1)
+			if !ok {
+				return nil, nil, false
+			}
+			if i == 0 {
+				always, optional = a, o
+				continue
+			}
+			var keep []string
+			for _, x := range always {
+				if slices.Contains(a, x) {
+					keep = append(keep, x)
+				} else {
+					optional = append(optional, x)
+				}
+			}
+			for _, x := range a {
+				if !slices.Contains(always, x) {
+					optional = append(optional, x)
+				}
+			}
+			always = keep
+			optional = append(optional, o...)
+		}
+		return always, optional, true
+	case *ssa.UnOp:
+		stores := storedValues(v.X, fr)
+		if v.Op != token.MUL || len(stores) != 1 {
+			return nil, nil, false
+		}
+		return e.constElems(stores[0].v, stores[0].fr, depth+1)
+	}
+	return nil, nil, false
 }

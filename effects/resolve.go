@@ -33,7 +33,7 @@ func (e *Engine) resolve(p Pending) []Effect {
 	for _, t := range p.Text.texts() {
 		switch p.Op {
 		case OpSQL:
-			e.resolveSQL(t, p.Scoped, add, unprovable)
+			e.resolveSQL(t, p.Scoped, sqltext.Dialect(p.Dialect), add, unprovable)
 		case OpURL:
 			if t.Text == "" && !t.Complete {
 				unprovable("calls out to a URL that is not constant",
@@ -75,69 +75,90 @@ func constantMethod(s Str) string {
 
 const sqlFix = `pass constant SQL text, or declare what the statement does with //agent:effect writes(...) or //agent:effect none`
 
-// resolveSQL reads one alternative of SQL text.
-func (e *Engine) resolveSQL(t Text, scoped bool, add func(kind, subject string), unprovable func(reason, fix string)) {
+// resolveSQL reads one alternative of SQL text. Where the dialect is not
+// fixed by the driver, the text is read both ways (PostgreSQL and MySQL
+// lexing: '#' comments, backslash escapes) and every reading counts: the
+// unsafe one wins.
+func (e *Engine) resolveSQL(t Text, scoped bool, dialect sqltext.Dialect, add func(kind, subject string), unprovable func(reason, fix string)) {
 	if strings.TrimSpace(t.Text) == "" && !t.Complete {
 		unprovable("runs SQL text that is not constant", sqlFix)
 		return
 	}
-	stmts, err := sqltext.Parse(t.Text, sqltext.Options{Partial: !t.Complete})
-	if err != nil {
-		if t.Complete {
-			unprovable(fmt.Sprintf("runs SQL the reader cannot parse (%v)", err), sqlFix)
-		} else {
-			unprovable(fmt.Sprintf("runs SQL whose constant prefix %q does not fix the statement kind and table (%v)", clip(t.Text), err), sqlFix)
+	dialects := []sqltext.Dialect{dialect}
+	if dialect == sqltext.AnyDialect {
+		dialects = []sqltext.Dialect{sqltext.Postgres, sqltext.MySQL}
+	}
+	for _, d := range dialects {
+		stmts, err := sqltext.Parse(t.Text, sqltext.Options{Partial: !t.Complete, Dialect: d})
+		if err != nil {
+			if t.Complete {
+				unprovable(fmt.Sprintf("runs SQL the reader cannot parse (%v)", err), sqlFix)
+			} else {
+				unprovable(fmt.Sprintf("runs SQL whose constant prefix %q does not fix the statement kind and table (%v)", clip(t.Text), err), sqlFix)
+			}
+			continue
 		}
+		for _, st := range stmts {
+			e.resolveStatement(st, t, scoped, add, unprovable)
+		}
+	}
+}
+
+// resolveStatement turns one statement the reader read into effects.
+func (e *Engine) resolveStatement(st sqltext.Statement, t Text, scoped bool, add func(kind, subject string), unprovable func(reason, fix string)) {
+	switch st.Kind {
+	case sqltext.Control:
+		return // transaction control, settings, plans: no data changes
+	case sqltext.Other:
+		unprovable(fmt.Sprintf("runs a statement the analysis does not model (%s)", clip(firstWord(t.Text))), sqlFix)
+		return
+	case sqltext.Insert:
+		if st.DataChangingCTE {
+			for _, w := range st.Writes {
+				add(UnboundedWrite, w)
+			}
+		} else {
+			for _, w := range withTable(st.Writes, st.Table) {
+				add(Write, w)
+			}
+		}
+	case sqltext.Update, sqltext.Delete:
+		kind := Write
+		if st.DataChangingCTE || !st.HasWhere {
+			kind = UnboundedWrite
+		}
+		for _, w := range withTable(st.Writes, st.Table) {
+			add(kind, w)
+		}
+	case sqltext.Truncate, sqltext.Merge:
+		for _, w := range withTable(st.Writes, st.Table) {
+			add(UnboundedWrite, w)
+		}
+	case sqltext.Select:
+		for _, w := range st.Writes { // data-changing CTEs
+			add(UnboundedWrite, w)
+		}
+	}
+	if st.OpenWhere && !scoped {
+		// Runtime text after the WHERE may add OR ...: the WHERE proves
+		// neither bounds nor tenant scope.
+		unprovable(fmt.Sprintf("runs SQL whose WHERE is followed by text that is not constant (after %q), which may add OR ...", clip(t.Text)),
+			"build the rest of the WHERE from constant conditions, or declare the statement //agent:effect scoped")
 		return
 	}
-	for _, st := range stmts {
-		switch st.Kind {
-		case sqltext.Insert:
-			if st.DataChangingCTE {
-				for _, w := range st.Writes {
-					add(UnboundedWrite, w)
-				}
-			} else {
-				for _, w := range st.Writes {
-					add(Write, w)
-				}
-				if len(st.Writes) == 0 && st.Table != "" {
-					add(Write, st.Table)
-				}
-			}
-		case sqltext.Update, sqltext.Delete:
-			switch {
-			case st.DataChangingCTE || !st.HasWhere:
-				for _, w := range withTable(st.Writes, st.Table) {
-					add(UnboundedWrite, w)
-				}
-			default:
-				for _, w := range withTable(st.Writes, st.Table) {
-					add(Write, w)
-				}
-			}
-		case sqltext.Truncate, sqltext.Merge:
-			for _, w := range withTable(st.Writes, st.Table) {
-				add(UnboundedWrite, w)
-			}
-		case sqltext.Select:
-			for _, w := range st.Writes { // data-changing CTEs
-				add(UnboundedWrite, w)
-			}
-		default:
-			if st.Table != "" || len(st.Writes) > 0 {
-				unprovable(fmt.Sprintf("runs a statement the analysis does not model (%s)", clip(firstWord(t.Text))), sqlFix)
-			}
-			continue
+	if scoped {
+		return
+	}
+	switch st.Kind {
+	case sqltext.Select, sqltext.Update, sqltext.Delete:
+		if st.Table != "" && !e.tenantBound(st.TenantBound) {
+			add(CrossTenant, "raw_query:"+st.Table)
 		}
-		if scoped || st.Table == "" {
-			continue
-		}
-		switch st.Kind {
-		case sqltext.Select, sqltext.Update, sqltext.Delete:
-			if !e.tenantBound(st.TenantBound) {
-				add(CrossTenant, "raw_query:"+st.Table)
-			}
+	case sqltext.Insert:
+		// INSERT ... SELECT (and CREATE TABLE ... AS, SELECT ... INTO):
+		// what it copies must be the tenant's own.
+		if st.SourceTable != "" && !e.tenantBound(st.SourceBound) {
+			add(CrossTenant, "raw_query:"+st.SourceTable)
 		}
 	}
 }

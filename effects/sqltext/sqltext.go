@@ -10,8 +10,10 @@ import (
 // Kind is the kind of a SQL statement.
 type Kind string
 
-// Statement kinds. Other covers every statement that writes no table row
-// data this package models (SET, BEGIN, COMMIT, CREATE, ALTER, COPY, ...).
+// Statement kinds. Control covers statements that change no data (BEGIN,
+// COMMIT, SET, SHOW, EXPLAIN without ANALYZE); Other covers every other
+// statement this package does not model (CALL, DO, CREATE, ALTER, DROP,
+// GRANT, COPY, VACUUM, SET ROLE, ...), which a caller cannot bound.
 const (
 	Select   Kind = "select"
 	Insert   Kind = "insert"
@@ -19,6 +21,7 @@ const (
 	Delete   Kind = "delete"
 	Truncate Kind = "truncate"
 	Merge    Kind = "merge"
+	Control  Kind = "control" // transaction control, session settings, SHOW, EXPLAIN without ANALYZE: no data changes
 	Other    Kind = "other"
 )
 
@@ -33,6 +36,17 @@ type Statement struct {
 	DataChangingCTE  bool     // a WITH clause contains INSERT, UPDATE, DELETE or MERGE
 	OnConflictUpdate bool     // upsert: ON CONFLICT DO UPDATE, ON DUPLICATE KEY UPDATE, INSERT OR REPLACE, REPLACE INTO
 	Truncated        bool     // the statement runs to the end of a partial text
+	// OpenWhere: the statement is truncated inside its WHERE (or its
+	// source query's), so unknown text may add OR ...: HasWhere and
+	// TenantBound prove nothing. Not set when the unknown text only adds
+	// AND-joined constant conditions (Options.ConjunctiveTail).
+	OpenWhere bool
+
+	// The query an INSERT ... SELECT, CREATE TABLE ... AS or SELECT ...
+	// INTO reads: its first table, and what its WHERE binds.
+	SourceTable    string
+	SourceHasWhere bool
+	SourceBound    []string
 }
 
 // Options controls how Parse reads text.
@@ -41,7 +55,28 @@ type Options struct {
 	// follows it. The reader reads what it can and marks the last statement
 	// Truncated; HasWhere and TenantBound then reflect only the known text.
 	Partial bool
+	// ConjunctiveTail: the unknown text of a partial text only adds
+	// AND-joined constant conditions (strings.Join of constant conditions
+	// with " AND "), so it cannot reopen a WHERE with OR.
+	ConjunctiveTail bool
+	// Dialect fixes how the text is lexed: Postgres ('#' is an operator,
+	// backslashes are plain in '...' strings) or MySQL ('#' starts a
+	// comment, backslash escapes in '...'). With neither, Postgres rules
+	// apply to strings and '#' starts a comment unless followed by '>' or
+	// '-'; a caller that does not know the dialect reads the text both
+	// ways (Postgres and MySQL) and keeps the unsafe reading.
+	Dialect Dialect
 }
+
+// Dialect is a SQL dialect whose lexing differs from the others'.
+type Dialect uint8
+
+// Dialects.
+const (
+	AnyDialect Dialect = iota
+	Postgres
+	MySQL
+)
 
 const maxDepth = 200
 
@@ -49,7 +84,7 @@ const maxDepth = 200
 // empty statements ignored. It returns an error when the text cannot be read
 // well enough to fix each statement's kind and target table.
 func Parse(text string, opts Options) ([]Statement, error) {
-	toks, _, err := lex(text, opts.Partial)
+	toks, _, err := lex(text, opts.Partial, opts.Dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +130,9 @@ func Parse(text string, opts Options) ([]Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if st.OpenWhere && opts.ConjunctiveTail {
+			st.OpenWhere = false
+		}
 		out = append(out, st)
 	}
 	return out, nil
@@ -108,6 +146,8 @@ type info struct {
 	hasWhere   bool
 	bound      []string
 	onConflict bool
+	openWhere  bool  // truncated inside the WHERE
+	source     *info // the query an INSERT ... SELECT (or CREATE TABLE ... AS) reads
 }
 
 // scope is a linked list of CTE names in scope, each with the table its
@@ -139,6 +179,7 @@ type parser struct {
 	reads  map[string]bool
 	writes map[string]bool
 	dcte   bool
+	into   string // SELECT ... INTO t: the table the main query creates
 }
 
 func parseStatement(toks []token, trunc bool) (Statement, error) {
@@ -161,6 +202,12 @@ func parseStatement(toks []token, trunc bool) (Statement, error) {
 	if p.err == nil && trunc && in.kind == Select && (in.table == "" || in.tableOpen) {
 		p.fail("the table of SELECT is not fixed by the known text")
 	}
+	if p.into != "" && in.kind == Select {
+		// SELECT ... INTO t creates t and fills it with the rows read.
+		src := in
+		in = info{kind: Insert, table: p.into, source: &src}
+		p.addWrite(p.into)
+	}
 	if p.err != nil {
 		return Statement{}, p.err
 	}
@@ -171,13 +218,23 @@ func parseStatement(toks []token, trunc bool) (Statement, error) {
 		DataChangingCTE:  p.dcte,
 		OnConflictUpdate: in.onConflict,
 		Truncated:        trunc,
+		OpenWhere:        in.openWhere,
 		Writes:           sortedKeys(p.writes),
 		Reads:            sortedKeys(p.reads),
+		TenantBound:      sortedSet(in.bound),
 	}
-	if len(in.bound) > 0 {
-		st.TenantBound = slices.Compact(slices.Sorted(slices.Values(in.bound)))
+	if src := in.source; src != nil {
+		st.SourceTable, st.SourceHasWhere, st.SourceBound = src.table, src.hasWhere, sortedSet(src.bound)
+		st.OpenWhere = st.OpenWhere || src.openWhere
 	}
 	return st, nil
+}
+
+func sortedSet(xs []string) []string {
+	if len(xs) == 0 {
+		return nil
+	}
+	return slices.Compact(slices.Sorted(slices.Values(xs)))
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -301,7 +358,9 @@ func (p *parser) name(i, hi int) (string, int, bool) {
 	var b strings.Builder
 	b.WriteString(p.toks[i].val)
 	j := i + 1
-	for p.is(j, hi, tDot) && p.isNamePart(j+1, hi) {
+	// The parts of a qualified name touch their dots: "a .b" is not one
+	// name (so a known prefix "a " fixes it).
+	for p.is(j, hi, tDot) && p.isNamePart(j+1, hi) && p.toks[j].start == p.toks[j-1].end && p.toks[j+1].start == p.toks[j].end {
 		b.WriteByte('.')
 		b.WriteString(p.toks[j+1].val)
 		j += 2
@@ -315,7 +374,12 @@ func (p *parser) nameOpen(j int) bool {
 	if !p.trunc || j <= 0 {
 		return false
 	}
-	return p.toks[j-1].atEnd || j == len(p.toks)-1 && p.toks[j].kind == tDot
+	// The name may go on past the known text: a part cut in the middle,
+	// or the text ending right after a dot.
+	if p.toks[j-1].atEnd {
+		return true
+	}
+	return j < len(p.toks) && p.toks[j].kind == tDot && (j+1 >= len(p.toks) || p.toks[j+1].atEnd)
 }
 
 // target reads the target table of a data-changing statement.
@@ -384,6 +448,15 @@ func (p *parser) stmt(lo, hi int, sc *scope) info {
 			return p.truncate(lo, hi)
 		case "merge":
 			return p.merge(lo, hi, sc)
+		case "explain":
+			return p.explain(lo, hi, sc)
+		case "create":
+			if in, ok := p.createAs(lo, hi, sc); ok {
+				return in
+			}
+		}
+		if p.control(lo, hi) {
+			return info{kind: Control}
 		}
 		if otherStatements[t.val] {
 			return p.other(lo, hi)
@@ -436,7 +509,10 @@ func (p *parser) with(lo, hi int, sc *scope) (*scope, int) {
 			p.dcte = true
 		}
 		sc = &scope{parent: sc, name: nm, table: in.table}
-		if in.kind == Select {
+		switch in.kind {
+		case Select, Update, Delete:
+			// The rows the CTE yields (a data-changing one's RETURNING
+			// rows) are those its WHERE chose.
 			sc.bound = in.bound
 		}
 		i = p.after(i, hi)
@@ -485,6 +561,7 @@ func (p *parser) query(lo, hi int, sc *scope) info {
 		if res.table == "" {
 			res.table, res.tableOpen = bi.table, bi.tableOpen
 		}
+		res.openWhere = res.openWhere || bi.openWhere
 		res.hasWhere = res.hasWhere && bi.hasWhere
 		if first {
 			res.bound = bi.bound
@@ -509,18 +586,22 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 	case p.is(lo, hi, tLParen):
 		in := p.stmt(lo+1, p.end(lo, hi), sc)
 		p.scanExpr(p.after(lo, hi), hi, sc)
-		return info{kind: Select, table: in.table, tableOpen: in.tableOpen, hasWhere: in.hasWhere, bound: in.bound}
+		return info{kind: Select, table: in.table, tableOpen: in.tableOpen, hasWhere: in.hasWhere, bound: in.bound, openWhere: in.openWhere}
 	case p.word(lo, hi, "select"):
 		r := p.clauses(lo+1, hi, sc, selectClauses)
-		res := info{kind: Select, hasWhere: r.hasWhere, bound: r.bound}
+		res := info{kind: Select, hasWhere: r.hasWhere, bound: ownBound(r.bound), openWhere: r.openWhere}
 		for _, it := range r.items {
 			if it.tableOf != "" {
 				res.table, res.tableOpen = it.tableOf, it.open
 				// Reading through a CTE or subquery: its own WHERE
 				// scopes the table too.
-				res.bound = append(slices.Clone(res.bound), it.bound...)
+				res.bound = append(ownBound(r.bound, it.name, it.alias, it.tableOf), it.bound...)
+				res.openWhere = res.openWhere || it.openWhere
 				break
 			}
+		}
+		if r.into[1] > r.into[0] {
+			p.selectInto(r.into[0], r.into[1])
 		}
 		return res
 	case p.word(lo, hi, "values"):
@@ -555,9 +636,12 @@ var (
 )
 
 type clauseInfo struct {
-	hasWhere bool
-	bound    []string
-	items    []fromItem // items of the first FROM/USING clause
+	hasWhere  bool
+	bound     []string   // qualified as written: "col" or "qual.col"
+	items     []fromItem // items of the first FROM/USING clause
+	openWhere bool       // the WHERE runs to the end of a partial text
+	openFrom  bool       // the FROM list runs to the end of a partial text
+	into      [2]int     // the INTO clause of a SELECT, if any
 }
 
 // clauses splits [lo,hi) at the depth-0 clause keywords ws (each taken once)
@@ -570,10 +654,14 @@ func (p *parser) clauses(lo, hi int, sc *scope, ws map[string]bool) clauseInfo {
 		switch cur {
 		case "from", "using":
 			r.items = p.fromList(start, end, sc, true)
+			r.openFrom = p.lenient(end)
 		case "where":
 			r.hasWhere = true
 			r.bound = p.conjuncts(start, end, nil)
+			r.openWhere = p.lenient(end)
 			p.scanExpr(start, end, sc)
+		case "into":
+			r.into = [2]int{start, end}
 		default:
 			p.scanExpr(start, end, sc)
 		}
@@ -584,7 +672,7 @@ func (p *parser) clauses(lo, hi int, sc *scope, ws map[string]bool) clauseInfo {
 			i = p.after(i, hi)
 			continue
 		}
-		if t.kind == tIdent && ws[t.val] && !seen[t.val] && p.clauseWord(i, lo) &&
+		if t.kind == tIdent && ws[t.val] && !seen[t.val] && !t.atEnd && p.clauseWord(i, lo) &&
 			!(t.val == "from" && p.word(i-1, hi, "distinct") && p.word(i-2, hi, "is", "not")) &&
 			!(t.val == "group" && p.word(i-1, hi, "within")) {
 			flush(i)
@@ -599,6 +687,35 @@ func (p *parser) clauses(lo, hi int, sc *scope, ws map[string]bool) clauseInfo {
 	return r
 }
 
+// selectInto reads the INTO clause of a SELECT in [lo,hi): a new table
+// (PostgreSQL, SQL Server), or variables (MySQL); a file is refused.
+func (p *parser) selectInto(lo, hi int) {
+	i := lo
+	for p.word(i, hi, "temporary", "temp", "unlogged") {
+		i++
+	}
+	if p.word(i, hi, "table") {
+		i++
+	}
+	switch {
+	case p.word(i, hi, "outfile", "dumpfile"):
+		p.fail("SELECT ... INTO OUTFILE writes a file")
+	case p.is(i, hi, tParam):
+		// variables
+	case p.isName(i, hi):
+		name, j, _ := p.name(i, hi)
+		if p.nameOpen(j) {
+			p.fail("the table SELECT ... INTO creates is not fixed by the known text")
+			return
+		}
+		p.into = name
+	default:
+		if !p.lenient(hi) {
+			p.fail("cannot read the INTO clause of SELECT")
+		}
+	}
+}
+
 // fromItem is one item of a FROM list.
 type fromItem struct {
 	name    string // table name, if the item names a table or CTE
@@ -608,7 +725,8 @@ type fromItem struct {
 	open    bool   // the name may continue past the known text
 	// bound: for a CTE or subquery, the columns its own WHERE binds; the
 	// table it reads is scoped there as well as by the outer WHERE.
-	bound []string
+	bound     []string
+	openWhere bool // a subquery whose WHERE runs to the end of a partial text
 }
 
 var joinWords = setOf("join", "inner", "left", "right", "full", "cross", "natural", "straight_join")
@@ -629,7 +747,7 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 				e := p.end(i, hi)
 				if p.isQueryStart(i+1, e) {
 					in := p.stmt(i+1, e, sc)
-					it := fromItem{tableOf: in.table, open: in.tableOpen}
+					it := fromItem{tableOf: in.table, open: in.tableOpen, openWhere: in.openWhere}
 					if in.kind == Select {
 						it.bound = in.bound
 					}
@@ -663,9 +781,11 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 				}
 				if p.word(j, hi, "as") && p.isName(j+1, hi) {
 					it.alias = p.toks[j+1].val
+					it.open = it.open || p.toks[j+1].atEnd
 					j += 2
 				} else if p.isName(j, hi) {
 					it.alias = p.toks[j].val
+					it.open = it.open || p.toks[j].atEnd
 					j++
 				}
 				items = append(items, it)
@@ -786,12 +906,35 @@ func (p *parser) conjunct(lo, hi int, out []string) []string {
 	return out
 }
 
+// ownBound keeps, of the columns a WHERE binds (as written, "qual.col"
+// or "col"), those of the statement's own table: unqualified, or
+// qualified by one of names (the table, its last name part, its alias).
+// A predicate on a joined table's tenant column scopes that table, not
+// this one.
+func ownBound(bound []string, names ...string) []string {
+	var out []string
+	for _, b := range bound {
+		q, col, ok := strings.Cut(b, "\x00")
+		if !ok {
+			out = append(out, b)
+			continue
+		}
+		for _, n := range names {
+			if n != "" && (q == n || strings.HasSuffix(n, "."+q)) {
+				out = append(out, col)
+				break
+			}
+		}
+	}
+	return out
+}
+
 var notColumns = setOf("null", "true", "false", "not", "default", "current_user", "session_user",
 	"current_date", "current_time", "current_timestamp", "localtime", "localtimestamp", "user",
 	"case", "exists", "all", "any", "some", "array", "row", "interval")
 
 // colRef reads a column reference filling exactly [lo,hi) and returns its
-// bare column name.
+// column name, preceded by its qualifier and a NUL when it has one.
 func (p *parser) colRef(lo, hi int) (string, bool) {
 	if lo >= hi || (hi-lo)%2 == 0 {
 		return "", false
@@ -804,11 +947,18 @@ func (p *parser) colRef(lo, hi int) (string, bool) {
 	if hi-lo == 1 && p.toks[lo].kind == tIdent && (notColumns[p.toks[lo].val] || reserved[p.toks[lo].val]) {
 		return "", false
 	}
+	if hi-lo >= 3 {
+		return p.toks[hi-3].val + "\x00" + p.toks[hi-1].val, true
+	}
 	return p.toks[hi-1].val, true
 }
 
-// paramExpr reports whether [lo,hi) is a bind parameter, possibly cast with ::.
+// paramExpr reports whether [lo,hi) is a bind parameter, possibly cast
+// with :: or CAST(param AS type).
 func (p *parser) paramExpr(lo, hi int) bool {
+	if p.word(lo, hi, "cast") && p.is(lo+1, hi, tLParen) && p.match[lo+1] == hi-1 {
+		return p.is(lo+2, hi, tParam) && p.word(lo+3, hi, "as")
+	}
 	if !p.is(lo, hi, tParam) {
 		return false
 	}
@@ -899,7 +1049,8 @@ func (p *parser) insert(lo, hi int, sc *scope) info {
 	case p.word(i, hi, "set"):
 		p.scanExpr(i+1, e, sc)
 	case p.isQueryStart(i, e):
-		p.stmt(i, e, sc)
+		src := p.stmt(i, e, sc)
+		res.source, res.openWhere = &src, src.openWhere
 	default:
 		p.fail("cannot read the values of INSERT")
 	}
@@ -944,7 +1095,15 @@ func (p *parser) update(lo, hi int, sc *scope) info {
 	}
 	res.table = name
 	p.addWrite(name)
+	alias := ""
 	for k, it := range p.fromList(i, s, sc, false) {
+		if it.open {
+			p.fail("the target table of UPDATE is not fixed by the known text")
+			return res
+		}
+		if k == 0 {
+			alias = it.alias
+		}
 		if it.isTable {
 			p.addWrite(it.name)
 			if k > 0 {
@@ -959,7 +1118,7 @@ func (p *parser) update(lo, hi int, sc *scope) info {
 		return res
 	}
 	r := p.clauses(s+1, hi, sc, updateClauses)
-	res.hasWhere, res.bound = r.hasWhere, r.bound
+	res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, name, alias), r.openWhere
 	return res
 }
 
@@ -983,13 +1142,21 @@ func (p *parser) delete(lo, hi int, sc *scope) info {
 		}
 		res.table = name
 		p.addWrite(name)
-		for _, it := range p.fromList(i, e, sc, false) {
+		alias := ""
+		for k, it := range p.fromList(i, e, sc, false) {
+			if it.open {
+				p.fail("the target table of DELETE is not fixed by the known text")
+				return res
+			}
+			if k == 0 {
+				alias = it.alias
+			}
 			if it.isTable {
 				p.addWrite(it.name)
 			}
 		}
 		r := p.clauses(e, hi, sc, deleteClauses)
-		res.hasWhere, res.bound = r.hasWhere, r.bound
+		res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, name, alias), r.openWhere
 		return res
 	}
 	// MySQL: DELETE t1[.*] [, t2[.*]] FROM table_references ...
@@ -1024,24 +1191,37 @@ func (p *parser) delete(lo, hi int, sc *scope) info {
 	if p.err != nil {
 		return res
 	}
-	res.hasWhere, res.bound = r.hasWhere, r.bound
+	if r.openFrom {
+		// More tables (and aliases) may follow: the targets are not
+		// resolved yet.
+		p.fail("the target table of DELETE is not fixed by the known text")
+		return res
+	}
+	res.hasWhere, res.openWhere = r.hasWhere, r.openWhere
+	var names []string
 	for k, tg := range targets {
-		resolved := tg
+		resolved, found := tg, false
 		for _, it := range r.items {
 			if it.alias == tg || it.alias == "" && it.name == tg {
-				if !it.isTable {
+				if !it.isTable || it.open {
 					p.fail("cannot read the target table of DELETE")
 					return res
 				}
-				resolved = it.name
+				resolved, found = it.name, true
 				break
 			}
 		}
+		if !found && p.trunc {
+			p.fail("the target table of DELETE is not fixed by the known text")
+			return res
+		}
 		if k == 0 {
 			res.table = resolved
+			names = append(names, tg, resolved)
 		}
 		p.addWrite(resolved)
 	}
+	res.bound = ownBound(r.bound, names...)
 	return res
 }
 
@@ -1109,6 +1289,136 @@ func (p *parser) merge(lo, hi int, sc *scope) info {
 	return res
 }
 
+// Conjunctive reports whether cond, a WHERE condition, adds no top-level
+// OR when it is joined to others with AND: it reads, has no OR at
+// parenthesis depth 0 and no statement separator.
+func Conjunctive(cond string) bool {
+	toks, _, err := lex(cond, false, AnyDialect)
+	if err != nil || len(toks) == 0 {
+		return false
+	}
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tLParen:
+			depth++
+		case t.kind == tRParen:
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case t.kind == tSemi:
+			return false
+		case depth == 0 && t.kind == tIdent && (t.val == "or" || t.val == "union" || t.val == "order" || t.val == "group" || t.val == "limit"):
+			return false
+		case depth == 0 && t.kind == tOp && t.val == "||":
+			return false // MySQL's OR operator
+		}
+	}
+	return depth == 0
+}
+
+// controlStatements change no data: transaction control, settings,
+// plans, cursors of prepared statements.
+var controlStatements = setOf("begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release",
+	"show", "listen", "unlisten", "discard", "deallocate", "prepare", "checkpoint", "analyze", "analyse",
+	"describe", "desc", "help")
+
+// control reports whether the statement at lo changes no data. SET and
+// RESET are settings, except for the role or session authorization, which
+// change what the session may do.
+func (p *parser) control(lo, hi int) bool {
+	switch v := p.toks[lo].val; {
+	case controlStatements[v]:
+		return true
+	case v == "set" || v == "reset":
+		if lo+1 >= hi && p.lenient(hi) {
+			return false // what is set is not known yet
+		}
+		for i := lo + 1; i <= lo+3; i++ {
+			if i >= hi {
+				return !p.lenient(hi) // SET SESSION ... cut before what is set
+			}
+			if p.toks[i].atEnd || p.word(i, hi, "role", "authorization") {
+				return false
+			}
+			if !p.word(i, hi, "session", "local") {
+				break
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// explain reads EXPLAIN: with ANALYZE the statement runs, so its effects
+// are the inner statement's; without, it only plans.
+func (p *parser) explain(lo, hi int, sc *scope) info {
+	i := lo + 1
+	analyze := false
+	if p.is(i, hi, tLParen) {
+		for k := i + 1; k < p.end(i, hi); k++ {
+			if p.word(k, hi, "analyze", "analyse") && !p.word(k+1, hi, "false", "off", "0") {
+				analyze = true
+			}
+		}
+		i = p.after(i, hi)
+	}
+	for p.word(i, hi, "analyze", "analyse", "verbose", "format", "json", "text", "xml", "yaml", "query", "plan", "extended", "partitions") {
+		if p.word(i, hi, "analyze", "analyse") {
+			analyze = true
+		}
+		i++
+	}
+	if analyze {
+		return p.stmt(i, hi, sc)
+	}
+	// Read the planned statement for its syntax only: it does not run.
+	reads, writes, dcte := p.reads, p.writes, p.dcte
+	p.reads, p.writes = map[string]bool{}, map[string]bool{}
+	p.stmt(i, hi, sc)
+	p.reads, p.writes, p.dcte = reads, writes, dcte
+	return info{kind: Control}
+}
+
+// createAs reads CREATE [TEMP ...] TABLE t [(cols)] AS query and CREATE
+// MATERIALIZED VIEW v AS query: they create t and fill it with the rows
+// the query reads.
+func (p *parser) createAs(lo, hi int, sc *scope) (info, bool) {
+	i := lo + 1
+	for p.word(i, hi, "temp", "temporary", "unlogged", "global", "local", "or", "replace") {
+		i++
+	}
+	switch {
+	case p.word(i, hi, "table"):
+		i++
+	case p.word(i, hi, "materialized") && p.word(i+1, hi, "view"):
+		i += 2
+	default:
+		return info{}, false
+	}
+	for p.word(i, hi, "if", "not", "exists") {
+		i++
+	}
+	name, j, ok := p.name(i, hi)
+	if !ok {
+		return info{}, false
+	}
+	if p.is(j, hi, tLParen) {
+		j = p.after(j, hi)
+	}
+	if !p.word(j, hi, "as") || !p.isQueryStart(j+1, hi) {
+		return info{}, false
+	}
+	if p.nameOpen(j) {
+		p.fail("the target table of CREATE TABLE is not fixed by the known text")
+		return info{}, true
+	}
+	src := p.stmt(j+1, hi, sc)
+	p.addWrite(name)
+	return info{kind: Insert, table: name, source: &src, openWhere: src.openWhere}, true
+}
+
 var objectKinds = setOf("table", "view", "index", "sequence")
 
 // other reads a statement of kind Other, naming its object when obvious.
@@ -1165,6 +1475,7 @@ const (
 type token struct {
 	kind  tokKind
 	val   string
+	start int  // byte offset of the token
 	end   int  // byte offset just past the token
 	atEnd bool // partial text: the token ends exactly where the known text ends, so it may continue
 }
@@ -1195,7 +1506,7 @@ func lowerASCII(s string) string {
 // lex splits s into tokens, dropping whitespace and comments. In partial
 // mode an unterminated literal, quoted identifier or comment ends the token
 // stream (cut is true) instead of being an error.
-func lex(s string, partial bool) (toks []token, cut bool, err error) {
+func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err error) {
 	n := len(s)
 	fail := func(msg string) ([]token, bool, error) {
 		if partial {
@@ -1203,17 +1514,18 @@ func lex(s string, partial bool) (toks []token, cut bool, err error) {
 		}
 		return nil, false, errors.New(msg)
 	}
-	add := func(k tokKind, val string, end int) {
-		toks = append(toks, token{kind: k, val: val, end: end})
-	}
 	i := 0
+	add := func(k tokKind, val string, end int) {
+		toks = append(toks, token{kind: k, val: val, start: i, end: end})
+	}
 	for i < n {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
 		case c == '-' && i+1 < n && s[i+1] == '-',
-			c == '#' && !(i+1 < n && (s[i+1] == '>' || s[i+1] == '-')):
+			c == '#' && dialect == MySQL,
+			c == '#' && dialect == AnyDialect && !(i+1 < n && (s[i+1] == '>' || s[i+1] == '-')):
 			j := strings.IndexByte(s[i:], '\n')
 			if j < 0 {
 				i = n
@@ -1227,7 +1539,7 @@ func lex(s string, partial bool) (toks []token, cut bool, err error) {
 			}
 			i += 2 + j + 2
 		case c == '\'':
-			end, ok := scanString(s, i+1, false)
+			end, ok := scanString(s, i+1, dialect == MySQL)
 			if !ok {
 				return fail("unterminated string literal")
 			}

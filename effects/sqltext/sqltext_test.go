@@ -3,6 +3,7 @@ package sqltext
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,7 +99,7 @@ var cases = []tcase{
 	{name: "insert values", sql: `INSERT INTO refunds (a, b) VALUES ($1, $2)`,
 		want: []Statement{{Kind: Insert, Table: "refunds", Writes: l("refunds")}}},
 	{name: "insert select", sql: `INSERT INTO archive SELECT * FROM refunds WHERE tenant_id = $1`,
-		want: []Statement{{Kind: Insert, Table: "archive", Writes: l("archive"), Reads: l("refunds")}}},
+		want: []Statement{{Kind: Insert, Table: "archive", Writes: l("archive"), Reads: l("refunds"), SourceTable: "refunds", SourceHasWhere: true, SourceBound: l("tenant_id")}}},
 	{name: "insert on conflict do update returning", sql: `INSERT INTO refunds (id, a) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET a = EXCLUDED.a RETURNING id`,
 		want: []Statement{{Kind: Insert, Table: "refunds", Writes: l("refunds"), OnConflictUpdate: true}}},
 	{name: "insert on conflict do nothing", sql: `INSERT INTO refunds (id) VALUES ($1) ON CONFLICT DO NOTHING`,
@@ -159,13 +160,13 @@ var cases = []tcase{
 
 	// WITH
 	{name: "data changing cte", sql: `WITH RECURSIVE x AS (DELETE FROM a WHERE tenant_id = $1 RETURNING *), y AS (SELECT * FROM c) INSERT INTO b SELECT * FROM x`,
-		want: []Statement{{Kind: Insert, Table: "b", Writes: l("a", "b"), Reads: l("c"), DataChangingCTE: true}}},
+		want: []Statement{{Kind: Insert, Table: "b", Writes: l("a", "b"), Reads: l("c"), DataChangingCTE: true, SourceTable: "a"}}},
 	{name: "select only cte", sql: `WITH recent AS (SELECT * FROM refunds WHERE created > now()) UPDATE t SET a = 1 FROM recent WHERE t.id = recent.id`,
 		want: []Statement{{Kind: Update, Table: "t", Writes: l("t"), Reads: l("refunds"), HasWhere: true}}},
 	{name: "with select data changing", sql: `WITH moved AS (UPDATE a SET x = 1 WHERE id = $1 RETURNING id) SELECT * FROM moved`,
 		want: []Statement{{Kind: Select, Table: "a", Writes: l("a"), DataChangingCTE: true}}},
 	{name: "cte with columns materialized", sql: `WITH x (id) AS NOT MATERIALIZED (SELECT id FROM a) SELECT * FROM x JOIN b ON b.id = x.id WHERE b.tenant_id = $1`,
-		want: []Statement{{Kind: Select, Table: "a", Reads: l("a", "b"), HasWhere: true, TenantBound: l("tenant_id")}}},
+		want: []Statement{{Kind: Select, Table: "a", Reads: l("a", "b"), HasWhere: true}}}, // b.tenant_id scopes b, not x's table
 
 	// multiple statements, comments, strings
 	{name: "two statements", sql: `UPDATE a SET x=1 WHERE id=$1; DELETE FROM b`,
@@ -177,7 +178,7 @@ var cases = []tcase{
 	{name: "escaped quote and E string", sql: `UPDATE t SET a = 'it''s', b = E'\'; DROP' WHERE tenant_id = $1`,
 		want: []Statement{{Kind: Update, Table: "t", Writes: l("t"), HasWhere: true, TenantBound: l("tenant_id")}}},
 	{name: "dollar quoted opaque", sql: `UPDATE t SET body = $body$ WHERE tenant_id = $1; $body$ WHERE x.y = $1`,
-		want: []Statement{{Kind: Update, Table: "t", Writes: l("t"), HasWhere: true, TenantBound: l("y")}}},
+		want: []Statement{{Kind: Update, Table: "t", Writes: l("t"), HasWhere: true}}}, // x.y binds another table's column
 	{name: "dollar identifier", sql: `SELECT a$b FROM t$1 WHERE tenant_id = $1`,
 		want: []Statement{{Kind: Select, Table: "t$1", Reads: l("t$1"), HasWhere: true, TenantBound: l("tenant_id")}}},
 	{name: "case insensitive whitespace", sql: "  dElEtE\n\tfrom\n  Refunds\nwhere\n  TENANT_ID\n=\n$1  ",
@@ -190,9 +191,39 @@ var cases = []tcase{
 		want: []Statement{{Kind: Other, Table: "a"}, {Kind: Other, Table: "b"}}},
 	{name: "copy", sql: `COPY refunds FROM STDIN`, want: []Statement{{Kind: Other, Table: "refunds"}}},
 	{name: "transaction control", sql: `BEGIN; SET LOCAL app.tenant = '1'; COMMIT`,
-		want: []Statement{{Kind: Other}, {Kind: Other}, {Kind: Other}}},
+		want: []Statement{{Kind: Control}, {Kind: Control}, {Kind: Control}}},
 	{name: "pragma vacuum explain call", sql: `PRAGMA foreign_keys = ON; VACUUM; EXPLAIN SELECT 1; CALL p()`,
-		want: []Statement{{Kind: Other}, {Kind: Other}, {Kind: Other}, {Kind: Other}}},
+		want: []Statement{{Kind: Other}, {Kind: Other}, {Kind: Control}, {Kind: Other}}},
+	{name: "set role is not a setting", sql: `SET ROLE billing_admin; SET SESSION AUTHORIZATION x; RESET ROLE; SET search_path TO billing`,
+		want: []Statement{{Kind: Other}, {Kind: Other}, {Kind: Other}, {Kind: Control}}},
+	{name: "do and grant and drop schema", sql: `DO $$ BEGIN DELETE FROM refunds; END $$; GRANT SELECT ON refunds TO x; DROP SCHEMA billing CASCADE`,
+		want: []Statement{{Kind: Other}, {Kind: Other}, {Kind: Other}}},
+	{name: "explain analyze runs the statement", sql: `EXPLAIN ANALYZE DELETE FROM refunds`,
+		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds")}}},
+	{name: "explain options analyze", sql: `EXPLAIN (ANALYZE, BUFFERS) UPDATE refunds SET x = 1 WHERE tenant_id = $1`,
+		want: []Statement{{Kind: Update, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id")}}},
+	{name: "explain without analyze plans", sql: `EXPLAIN DELETE FROM refunds`, want: []Statement{{Kind: Control}}},
+	{name: "select into creates", sql: `SELECT * INTO archive_refunds FROM refunds WHERE tenant_id = $1`,
+		want: []Statement{{Kind: Insert, Table: "archive_refunds", Writes: l("archive_refunds"), Reads: l("refunds"), SourceTable: "refunds", SourceHasWhere: true, SourceBound: l("tenant_id")}}},
+	{name: "select into temp table", sql: `SELECT id INTO TEMP TABLE t FROM refunds`,
+		want: []Statement{{Kind: Insert, Table: "t", Writes: l("t"), Reads: l("refunds"), SourceTable: "refunds"}}},
+	{name: "select into variables", sql: `SELECT id INTO @x FROM refunds WHERE tenant_id = ?`,
+		want: []Statement{{Kind: Select, Table: "refunds", Reads: l("refunds"), HasWhere: true, TenantBound: l("tenant_id")}}},
+	{name: "select into outfile", sql: `SELECT * INTO OUTFILE '/tmp/x' FROM refunds`, err: "writes a file"},
+	{name: "create table as", sql: `CREATE TABLE refunds_snapshot AS SELECT * FROM refunds WHERE tenant_id = $1`,
+		want: []Statement{{Kind: Insert, Table: "refunds_snapshot", Writes: l("refunds_snapshot"), Reads: l("refunds"), SourceTable: "refunds", SourceHasWhere: true, SourceBound: l("tenant_id")}}},
+	{name: "create materialized view as", sql: `CREATE MATERIALIZED VIEW v AS SELECT * FROM refunds`,
+		want: []Statement{{Kind: Insert, Table: "v", Writes: l("v"), Reads: l("refunds"), SourceTable: "refunds"}}},
+	{name: "insert select source", sql: `INSERT INTO archive SELECT * FROM refunds WHERE created_at < $1`,
+		want: []Statement{{Kind: Insert, Table: "archive", Writes: l("archive"), Reads: l("refunds"), SourceTable: "refunds", SourceHasWhere: true}}},
+	{name: "joined table predicate does not scope", sql: `UPDATE refunds r SET x = 1 FROM orders o WHERE o.tenant_id = $1 AND r.order_id = o.id`,
+		want: []Statement{{Kind: Update, Table: "refunds", Writes: l("refunds"), Reads: l("orders"), HasWhere: true}}},
+	{name: "own alias predicate scopes", sql: `SELECT * FROM refunds r JOIN customers c ON c.id = r.customer_id WHERE r.tenant_id = $1`,
+		want: []Statement{{Kind: Select, Table: "refunds", Reads: l("customers", "refunds"), HasWhere: true, TenantBound: l("tenant_id")}}},
+	{name: "cast param binds", sql: `DELETE FROM refunds WHERE tenant_id = CAST($1 AS uuid) AND id = $2::uuid`,
+		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("id", "tenant_id")}}},
+	{name: "cast of a setting does not bind", sql: `DELETE FROM refunds WHERE tenant_id = CAST(current_setting('x') AS uuid)`,
+		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true}}},
 
 	// errors
 	{name: "empty", sql: "", err: "empty SQL text"},
@@ -218,18 +249,25 @@ var cases = []tcase{
 	{name: "partial insert", sql: `INSERT INTO refunds (a, b) VALUES `, partial: true,
 		want: []Statement{{Kind: Insert, Table: "refunds", Writes: l("refunds"), Truncated: true}}},
 	{name: "partial delete open paren", sql: `DELETE FROM refunds WHERE tenant_id = $1 AND id IN (`, partial: true,
-		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true}}},
+		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true, OpenWhere: true}}},
 	{name: "partial delete no target", sql: `DELETE FROM `, partial: true, err: "not fixed"},
 	{name: "partial target may continue", sql: `DELETE FROM refunds`, partial: true, err: "not fixed"},
 	{name: "partial qualified target may continue", sql: `UPDATE billing.`, partial: true, err: "not fixed"},
 	{name: "partial kind may continue", sql: `UPD`, partial: true, err: "not fixed"},
 	{name: "partial select where", sql: `SELECT * FROM refunds WHERE id = `, partial: true,
-		want: []Statement{{Kind: Select, Table: "refunds", Reads: l("refunds"), HasWhere: true, Truncated: true}}},
+		want: []Statement{{Kind: Select, Table: "refunds", Reads: l("refunds"), HasWhere: true, Truncated: true, OpenWhere: true}}},
+	{name: "partial where closed by order by", sql: `SELECT * FROM refunds WHERE tenant_id = $1 ORDER BY `, partial: true,
+		want: []Statement{{Kind: Select, Table: "refunds", Reads: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true}}},
+	{name: "partial where closed by limit", sql: `UPDATE refunds SET x = 1 WHERE tenant_id = $1 RETURNING `, partial: true,
+		want: []Statement{{Kind: Update, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true}}},
+	{name: "partial cut target list", sql: `DELETE FROM carts, c`, partial: true, err: "not fixed"},
+	{name: "partial insert select source open", sql: `INSERT INTO archive SELECT * FROM refunds WHERE tenant_id = $1 `, partial: true,
+		want: []Statement{{Kind: Insert, Table: "archive", Writes: l("archive"), Reads: l("refunds"), Truncated: true, OpenWhere: true, SourceTable: "refunds", SourceHasWhere: true, SourceBound: l("tenant_id")}}},
 	{name: "partial select no table", sql: `SELECT * FROM `, partial: true, err: "not fixed"},
 	{name: "partial open string", sql: `UPDATE refunds SET note = 'abc`, partial: true,
 		want: []Statement{{Kind: Update, Table: "refunds", Writes: l("refunds"), Truncated: true}}},
 	{name: "partial open comment", sql: `DELETE FROM refunds WHERE tenant_id = $1 /* `, partial: true,
-		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true}}},
+		want: []Statement{{Kind: Delete, Table: "refunds", Writes: l("refunds"), HasWhere: true, TenantBound: l("tenant_id"), Truncated: true, OpenWhere: true}}},
 	{name: "partial two statements", sql: `DELETE FROM a WHERE id = $1; UPDATE b SET x = `, partial: true,
 		want: []Statement{{Kind: Delete, Table: "a", Writes: l("a"), HasWhere: true, TenantBound: l("id")}, {Kind: Update, Table: "b", Writes: l("b"), Truncated: true}}},
 	{name: "partial after semicolon", sql: `DELETE FROM a WHERE id = $1; `, partial: true, err: "ends before the next statement"},
@@ -299,11 +337,125 @@ func diff(got, want []Statement) string {
 	return b.String()
 }
 
+func TestDialects(t *testing.T) {
+	mysql := "DELETE FROM cart_items WHERE tenant_id = ? # AND more\n"
+	for _, d := range []Dialect{AnyDialect, MySQL} {
+		sts, err := Parse(mysql, Options{Dialect: d})
+		if err != nil || len(sts[0].TenantBound) != 1 {
+			t.Errorf("dialect %d: # comment: %+v %v", d, sts, err)
+		}
+	}
+	// In PostgreSQL '#' is an operator: the condition is not the bare binding.
+	sts, err := Parse("DELETE FROM t WHERE tenant_id = $1 # 1", Options{Dialect: Postgres})
+	if err != nil || len(sts[0].TenantBound) != 0 {
+		t.Errorf("postgres #: %+v %v", sts, err)
+	}
+	// A backslash escapes the quote only in MySQL: read that way, the
+	// string swallows the rest of the text.
+	text := `UPDATE notes SET body = 'C:\' WHERE tenant_id = ?`
+	if _, err := Parse(text, Options{Dialect: MySQL}); err == nil {
+		t.Errorf("mysql backslash: want an unterminated string")
+	}
+	if sts, err := Parse(text, Options{Dialect: Postgres}); err != nil || len(sts[0].TenantBound) != 1 {
+		t.Errorf("postgres backslash: %+v %v", sts, err)
+	}
+	hidden := `UPDATE notes SET body = 'it\'s; DELETE FROM notes; --' WHERE tenant_id = ?`
+	sts, err = Parse(hidden, Options{Dialect: Postgres})
+	if err == nil && len(sts) < 2 {
+		t.Errorf("postgres reading must expose the DELETE: %+v", sts)
+	}
+}
+
+func TestConjunctive(t *testing.T) {
+	for cond, want := range map[string]bool{
+		"tenant_id = @tenant":            true,
+		"(a = 1 OR b = 2)":               true,
+		"status = 'open' AND x = $2":     true,
+		"a = 1 OR b = 2":                 false,
+		"a = 1; DELETE FROM t":           false,
+		"a = 1 || 1 = 1":                 false,
+		"x IN (SELECT 1 UNION SELECT 2)": true,
+		"a = 1) OR (1 = 1":               false,
+		"":                               false,
+	} {
+		if got := Conjunctive(cond); got != want {
+			t.Errorf("Conjunctive(%q) = %v, want %v", cond, got, want)
+		}
+	}
+}
+
+// TestPrefixes: every prefix of every case, read as partial text, agrees
+// with the full reading or is refused (the property FuzzParse also checks).
+func TestPrefixes(t *testing.T) {
+	for _, tc := range cases {
+		if tc.partial || tc.err != "" {
+			continue
+		}
+		checkPrefixes(t, tc.sql)
+	}
+}
+
+// checkPrefixes checks that no partial reading of a prefix of sql is
+// safer than the full reading: the same statements before the cut, and
+// for the cut one either Other (refused) or the same kind and table, no
+// write the full text does not have, and, unless its WHERE is open, no
+// WHERE or tenant binding the full text does not have.
+func checkPrefixes(t *testing.T, sql string) {
+	full, err := Parse(sql, Options{})
+	if err != nil {
+		return
+	}
+	for i := 1; i < len(sql); i++ {
+		pre, err := Parse(sql[:i], Options{Partial: true})
+		if err != nil {
+			continue
+		}
+		if len(pre) > len(full) {
+			t.Fatalf("prefix %q reads %d statements, the full text %d", sql[:i], len(pre), len(full))
+		}
+		for k, st := range pre {
+			want := full[k]
+			if k < len(pre)-1 {
+				st.Truncated = false
+				if !reflect.DeepEqual(st, want) {
+					t.Fatalf("prefix %q: statement %d reads %+v, the full text %+v", sql[:i], k, st, want)
+				}
+				continue
+			}
+			if st.Kind == Other {
+				continue // refused: a caller cannot bound it
+			}
+			if st.Kind != want.Kind || st.Table != want.Table && st.Kind != Select && st.Kind != Control {
+				t.Fatalf("prefix %q: %s %q, the full text %s %q", sql[:i], st.Kind, st.Table, want.Kind, want.Table)
+			}
+			for _, w := range st.Writes {
+				if !slices.Contains(want.Writes, w) {
+					t.Fatalf("prefix %q writes %q, the full text does not", sql[:i], w)
+				}
+			}
+			if st.OpenWhere {
+				continue
+			}
+			if st.HasWhere && !want.HasWhere {
+				t.Fatalf("prefix %q has a WHERE the full text lacks", sql[:i])
+			}
+			for _, b := range st.TenantBound {
+				if !slices.Contains(want.TenantBound, b) {
+					t.Fatalf("prefix %q binds %q, the full text does not", sql[:i], b)
+				}
+			}
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, tc := range cases {
 		f.Add(tc.sql, tc.partial)
 	}
 	f.Fuzz(func(t *testing.T, sql string, partial bool) {
+		if !partial && len(sql) < 400 {
+			checkPrefixes(t, sql)
+		}
 		got, err := Parse(sql, Options{Partial: partial})
 		again, err2 := Parse(sql, Options{Partial: partial})
 		if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() || !reflect.DeepEqual(got, again) {
@@ -334,7 +486,7 @@ func FuzzParse(f *testing.F) {
 				if st.Table == "" {
 					t.Fatalf("%s without a table for %q", st.Kind, sql)
 				}
-			case Select, Other:
+			case Select, Other, Control:
 			default:
 				t.Fatalf("unknown kind %q", st.Kind)
 			}

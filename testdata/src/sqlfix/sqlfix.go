@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/authvet/authvet/grant"
 )
@@ -132,9 +133,67 @@ func (s *Server) PrefixNoTable(w http.ResponseWriter, r *http.Request) {
 	s.db.Exec("DELETE FROM " + r.FormValue("table")) // want `PrefixNoTable runs SQL whose constant prefix "DELETE FROM" does not fix the statement kind and table`
 }
 
+// Sprintf puts runtime text inside the WHERE: it could close the
+// parenthesis and add OR ..., so the WHERE proves neither bounds nor
+// tenant scope (SPEC §4.1).
+//
 //agent:operable grant=RefundDrafter
 func (s *Server) Sprintf(w http.ResponseWriter, r *http.Request) {
+	s.db.Exec(fmt.Sprintf("UPDATE refunds SET state = 'x' WHERE tenant_id = $1 AND id IN (%s)", r.FormValue("ids")), 1) // want `Sprintf runs SQL whose WHERE is followed by text that is not constant`
+}
+
+// SprintfScoped declares the statement scoped: its author answers for the tail.
+//
+//agent:operable grant=RefundDrafter
+func (s *Server) SprintfScoped(w http.ResponseWriter, r *http.Request) {
+	//agent:effect scoped reason="ids are parsed as integers by the router"
 	s.db.Exec(fmt.Sprintf("UPDATE refunds SET state = 'x' WHERE tenant_id = $1 AND id IN (%s)", r.FormValue("ids")), 1)
+}
+
+// OrderByTail follows a constant ORDER BY with runtime text: the WHERE is
+// closed, its tenant predicate stands.
+//
+//agent:operable grant=RefundDrafter
+func (s *Server) OrderByTail(w http.ResponseWriter, r *http.Request) {
+	s.db.Query("SELECT id FROM refunds WHERE tenant_id = $1 ORDER BY "+r.FormValue("sort"), 1)
+}
+
+// JoinConditions builds the WHERE from constant conditions joined with AND:
+// the tenant predicate is on every path.
+//
+//agent:operable grant=RefundDrafter
+func (s *Server) JoinConditions(w http.ResponseWriter, r *http.Request) {
+	conds := []string{"tenant_id = $1"}
+	if r.FormValue("open") != "" {
+		conds = append(conds, "state = 'open'")
+	}
+	if r.FormValue("recent") != "" {
+		conds = append(conds, "(created_at > now() - interval '1 day' OR pinned)")
+	}
+	s.db.Query("SELECT id FROM refunds WHERE "+strings.Join(conds, " AND ")+" ORDER BY id", 1)
+}
+
+// JoinWithOr joins an optional condition that has a top-level OR: it would
+// reopen the WHERE.
+//
+//agent:operable grant=RefundDrafter
+func (s *Server) JoinWithOr(w http.ResponseWriter, r *http.Request) {
+	conds := []string{"tenant_id = $1"}
+	if r.FormValue("all") != "" {
+		conds = append(conds, "true OR 1 = 1")
+	}
+	s.db.Query("SELECT id FROM refunds WHERE "+strings.Join(conds, " AND "), 1) // want `JoinWithOr runs SQL whose WHERE is followed by text that is not constant`
+}
+
+// JoinTenantOptional adds the tenant predicate on some paths only.
+//
+//agent:operable grant=RefundDrafter
+func (s *Server) JoinTenantOptional(w http.ResponseWriter, r *http.Request) {
+	conds := []string{"state = 'open'"}
+	if r.FormValue("mine") != "" {
+		conds = append(conds, "tenant_id = $1")
+	}
+	s.db.Query("SELECT id FROM refunds WHERE "+strings.Join(conds, " AND "), 1) // want `JoinTenantOptional runs a raw query on "refunds" with no tenant predicate`
 }
 
 //agent:operable grant=RefundDrafter
