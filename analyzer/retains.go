@@ -194,6 +194,11 @@ func (w *keepWalk) value(stack []ast.Node, expr ast.Expr, param int) keep {
 				return up() // it lives where the appended slice goes
 			}
 		}
+		if len(stack) >= 3 {
+			if _, isGo := stack[len(stack)-3].(*ast.GoStmt); isGo {
+				return keep{long: true} // go f(x): the call runs after we return
+			}
+		}
 		return w.handed(stack[:len(stack)-1], p, expr)
 	case *ast.SelectorExpr:
 		// p.Method(...) on an interface value: called now.

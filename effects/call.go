@@ -46,9 +46,6 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		target = newCollector()
 	}
 	for _, cl := range fs.callables {
-		if e.ctorWalked[cl.fn] {
-			continue // a handler constructor's literal, walked where it is made
-		}
 		e.callFuncIn(cl.fn, cl.value, cl.fr, args, pos, fr, target, fl.inTx)
 	}
 	for _, rc := range fs.returned {

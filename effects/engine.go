@@ -80,6 +80,7 @@ type Engine struct {
 	budget    int // work the summary being computed may still do
 	callbacks int // callbacks being resolved inside one another
 	txFlows   map[*ssa.Function]*txFlow
+	converted []types.Type // concrete types the package converts to interfaces
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
 	// hatch covers.
 	scopedStmt int
@@ -386,7 +387,39 @@ func (e *Engine) stored(pos token.Pos, instr ssa.Instruction, fr *frame, out *co
 	if !callbackType(val.Type()) {
 		return
 	}
+	if p := appendPos(instr); p.IsValid() {
+		pos = p // an element of append's variadic array: the append is the site
+	}
 	e.hatched(pos, fr, out, func(target *collector) { e.storeSite(instr, pos, fr, target) })
+}
+
+// appendPos returns the position of the append call a store into a
+// variadic array feeds, if any.
+func appendPos(instr ssa.Instruction) token.Pos {
+	st, ok := instr.(*ssa.Store)
+	if !ok {
+		return token.NoPos
+	}
+	ia, ok := st.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return token.NoPos
+	}
+	alloc, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return token.NoPos
+	}
+	for _, r := range *alloc.Referrers() {
+		if sl, ok := r.(*ssa.Slice); ok {
+			for _, r2 := range *sl.Referrers() {
+				if c, ok := r2.(*ssa.Call); ok {
+					if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+						return c.Pos()
+					}
+				}
+			}
+		}
+	}
+	return token.NoPos
 }
 
 // ctorMade handles a function literal a handler constructor makes (v is

@@ -39,6 +39,9 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if e.callMethodOn(recv, m.Name(), args, pos, fr, out) {
 		return
 	}
+	if e.closedIface(c.Value.Type(), m, args, pos, fr, out) {
+		return
+	}
 	if md, sqlArg := shapeOf(m); md != nil {
 		if idx, ok := rootParam(assertedParam(recv)); ok && sqlArg >= 0 {
 			p := Pending{Op: OpCallMethod, Param: idx, Name: m.Name(), ShapeArg: sqlArg + 1, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
@@ -79,6 +82,97 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		return
 	}
 	out.add(e.unprovable(pos, reason, dynamicFix))
+}
+
+// closedIface resolves a call through an interface only this package can
+// implement (unexported, or with an unexported method): every type of the
+// package that implements it, with the receiver unknown. It reports
+// whether it did.
+func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() != e.Pkg || e.Prog == nil {
+		return false
+	}
+	it, ok := n.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	closed := !n.Obj().Exported()
+	for i := 0; i < it.NumMethods() && !closed; i++ {
+		closed = !it.Method(i).Exported()
+	}
+	if !closed {
+		return false
+	}
+	var impls []types.Type
+	seen := map[types.Type]bool{}
+	consider := func(cands ...types.Type) {
+		for _, cand := range cands {
+			if !seen[cand] && !types.IsInterface(cand) && types.Implements(cand, it) {
+				seen[cand] = true
+				impls = append(impls, cand)
+				return
+			}
+		}
+	}
+	sc := e.Pkg.Scope()
+	for _, name := range sc.Names() {
+		if tn, ok := sc.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+			consider(tn.Type(), types.NewPointer(tn.Type()))
+		}
+	}
+	// Types declared inside functions are converted where they are used.
+	for _, t := range e.convertedTypes() {
+		consider(t)
+	}
+	if len(impls) > maxTargets {
+		return false
+	}
+	for _, impl := range impls {
+		obj, fn := e.methodOf(impl, m.Name())
+		if obj == nil {
+			return false
+		}
+		e.callObjOrWrapper(obj, fn, append([]binding{{}}, args...), pos, fr, out)
+	}
+	return true
+}
+
+// convertedTypes lists the concrete types the package's code converts to
+// an interface.
+func (e *Engine) convertedTypes() []types.Type {
+	if e.converted != nil {
+		return e.converted
+	}
+	e.converted = []types.Type{}
+	spkg := e.Prog.Package(e.Pkg)
+	if spkg == nil {
+		return e.converted
+	}
+	var fns []*ssa.Function
+	for _, m := range spkg.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			fns = append(fns, m)
+		case *ssa.Type:
+			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+				ms := e.Prog.MethodSets.MethodSet(t)
+				for i := 0; i < ms.Len(); i++ {
+					if fn := e.Prog.MethodValue(ms.At(i)); fn != nil && fn.Pkg == spkg {
+						fns = append(fns, fn)
+					}
+				}
+			}
+		}
+	}
+	seen := map[types.Type]bool{}
+	for _, mi := range Conversions(fns) {
+		if t := mi.X.Type(); !seen[t] && !types.IsInterface(t) {
+			seen[t] = true
+			e.converted = append(e.converted, t)
+		}
+	}
+	return e.converted
 }
 
 // dynamicFix is the fix of an unresolved call through an interface.

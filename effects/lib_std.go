@@ -17,14 +17,21 @@ import (
 // and the interfaces whose calls are effect-free.
 func stdLibrary() *Library {
 	l := &Library{
-		Name: "std",
-		Models: map[string]model{
+		Name:   "std",
+		Models: map[string]model{},
+		Runners: map[string]model{
 			// Structured concurrency: the function runs under the request,
 			// so its effects are the handler's, and it is not detached.
 			"sync.WaitGroup.Go": structured(1),
 			// Standard-library ways to run a function later.
 			"time.AfterFunc":    detachedFunc(1),
 			"context.AfterFunc": detachedFunc(1),
+			// Calls that run functions kept elsewhere.
+			"text/template.Template.Execute":         templateExecute,
+			"text/template.Template.ExecuteTemplate": templateExecute,
+			"html/template.Template.Execute":         templateExecute,
+			"html/template.Template.ExecuteTemplate": templateExecute,
+			"sync.Pool.Get":                          poolGet,
 		},
 		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
 		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
@@ -115,7 +122,7 @@ func errgroupLibrary() *Library {
 	const p = "golang.org/x/sync/errgroup"
 	return &Library{
 		Name: "errgroup", Paths: []string{p}, Modelled: true,
-		Models: map[string]model{
+		Runners: map[string]model{
 			p + ".Group.Go":    structured(1),
 			p + ".Group.TryGo": structured(1),
 		},
@@ -422,4 +429,130 @@ func (e *Engine) constElems(v ssa.Value, fr *frame, depth int) (always, optional
 		return e.constElems(stores[0].v, stores[0].fr, depth+1)
 	}
 	return nil, nil, false
+}
+
+// templateExecute models (*template.Template).Execute and ExecuteTemplate
+// of text/template and html/template: the functions of the template's
+// FuncMap run here, and the data handed to it is handed over.
+func templateExecute(c *callSite) {
+	c.handOff()
+	v, fr, ok := c.value(0)
+	if !ok {
+		return
+	}
+	for _, f := range c.e.templateFuncs(v, fr, 0) {
+		c.e.callArg(f, c.pos, c.fr, c.out, callFlags{})
+	}
+}
+
+// templateFuncs follows a template back through the calls that built it
+// (New, Must, Parse..., Funcs, Lookup) to the FuncMaps handed to Funcs,
+// and returns their functions.
+func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
+	if depth > 16 {
+		return nil
+	}
+	var call *ssa.Call
+	switch v := v.(type) {
+	case *ssa.Call:
+		call = v
+	case *ssa.Extract:
+		call, _ = v.Tuple.(*ssa.Call)
+	case *ssa.UnOp:
+		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+			if val, ok := e.InitGlobals[g]; ok {
+				if init := g.Pkg.Func("init"); init != nil {
+					return e.templateFuncs(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1)
+				}
+			}
+		}
+		return nil
+	case *ssa.Phi:
+		var out []binding
+		for _, ed := range v.Edges {
+			out = append(out, e.templateFuncs(ed, fr, depth+1)...)
+		}
+		return out
+	case *ssa.Parameter:
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return e.templateFuncs(b.v, b.fr, depth+1)
+			}
+		}
+		return nil
+	}
+	if call == nil || call.Call.IsInvoke() {
+		return nil
+	}
+	key := staticKey(call.Call)
+	pkg, name, _ := strings.Cut(key, ".Template.")
+	if pkg != "text/template" && pkg != "html/template" {
+		if key == "text/template.Must" || key == "html/template.Must" {
+			if len(call.Call.Args) > 0 {
+				return e.templateFuncs(call.Call.Args[0], fr, depth+1)
+			}
+		}
+		return nil
+	}
+	var out []binding
+	if name == "Funcs" && len(call.Call.Args) > 1 {
+		vals, _ := mapValues(call.Call.Args[1], fr)
+		for _, b := range vals {
+			if mi, ok := b.v.(*ssa.MakeInterface); ok {
+				b.v = mi.X
+			}
+			out = append(out, b)
+		}
+	}
+	if len(call.Call.Args) > 0 {
+		out = append(out, e.templateFuncs(call.Call.Args[0], fr, depth+1)...)
+	}
+	return out
+}
+
+// poolGet models (*sync.Pool).Get: the pool's New runs here when the pool
+// is empty.
+func poolGet(c *callSite) {
+	v, fr, ok := c.value(0)
+	if !ok {
+		return
+	}
+	var news []binding
+	switch v := v.(type) {
+	case *ssa.Global:
+		if i := fieldIndex(v.Type(), "New"); i >= 0 {
+			news = c.e.globalFieldValues(v, i)
+		}
+	default:
+		if alloc, afr, ok := allocOf(v, fr, 0); ok {
+			if i := fieldIndex(alloc.Type(), "New"); i >= 0 {
+				fieldOfAlloc(alloc, i, afr, 0, &news)
+			}
+		}
+	}
+	for _, b := range news {
+		c.e.callArg(b, c.pos, c.fr, c.out, callFlags{})
+	}
+}
+
+// globalFieldValues returns what the package stores to field f of the
+// struct variable g, each with a frame of the function that stores it.
+func (e *Engine) globalFieldValues(g *ssa.Global, f int) []binding {
+	var out []binding
+	for _, m := range g.Pkg.Members {
+		fn, ok := m.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		eachInstr([]*ssa.Function{fn}, func(fn *ssa.Function, instr ssa.Instruction) {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				return
+			}
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == g && fa.Field == f {
+				out = append(out, binding{v: st.Val, fr: &frame{fn: fn, visiting: map[ssa.Value]bool{}}})
+			}
+		})
+	}
+	return out
 }

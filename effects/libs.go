@@ -25,7 +25,12 @@ type Library struct {
 	Paths    []string // package paths it covers (a path covers its subpackages)
 	Modelled bool
 
-	Models      map[string]model // FuncKey → model of the call
+	Models map[string]model // FuncKey → model of the call
+	// Runners are models of calls that reach no sink of their own; they
+	// only run functions handed to them or kept with their receiver (a
+	// goroutine helper, a template's FuncMap, a pool's New). A package
+	// that uses only these cannot reach a sink by itself.
+	Runners     map[string]model
 	IfaceModels map[string]model // "pkgpath.Iface.Method" → model of a call through the interface
 	Strings     map[string]strModel
 	Extracts    map[string]strModel // the first result of a multi-result call
@@ -69,6 +74,7 @@ func libraries() []*Library {
 // registry is the engine's view of the libraries.
 type registry struct {
 	models, ifaceModels map[string]model
+	runners             map[string]bool
 	strings, extracts   map[string]strModel
 	prepares            map[string]int
 	retains             map[string]int
@@ -95,7 +101,7 @@ func lib() *registry {
 
 func buildRegistry() *registry {
 	r := &registry{
-		models: map[string]model{}, ifaceModels: map[string]model{},
+		models: map[string]model{}, ifaceModels: map[string]model{}, runners: map[string]bool{},
 		strings: map[string]strModel{}, extracts: map[string]strModel{},
 		prepares: map[string]int{}, retains: map[string]int{}, safe: map[string]bool{},
 		handles: map[string]bool{}, benign: map[string]bool{}, readers: map[string]bool{},
@@ -107,6 +113,10 @@ func buildRegistry() *registry {
 		}
 		for k, m := range l.IfaceModels {
 			r.ifaceModels[k] = m
+		}
+		for k, m := range l.Runners {
+			r.models[k] = m
+			r.runners[k] = true
 		}
 		for k, m := range l.Strings {
 			r.strings[k] = m
@@ -340,7 +350,7 @@ func keys(prefix string, names ...string) []string {
 func ReachesSink(fn *types.Func) bool {
 	r := lib()
 	key := FuncKey(fn)
-	if r.models[key] != nil || r.ifaceModels[key] != nil {
+	if (r.models[key] != nil && !r.runners[key]) || r.ifaceModels[key] != nil {
 		return true
 	}
 	if _, ok := r.prepares[key]; ok {
