@@ -83,7 +83,14 @@ func hasWork(c *collector) bool {
 		return true
 	}
 	for _, p := range c.pending {
-		if (p.Op != OpCallParam && p.Op != OpCallMethod) || (!p.Detach && p.DetachIf == 0) {
+		switch {
+		case p.Op == OpTxEnqueue || p.Op == OpDetachIf:
+			// conditions on other work, not work of their own
+		case (p.Op == OpCallParam || p.Op == OpCallMethod) && (p.Detach || p.DetachIf > 0),
+			p.Op == OpCallMethod && p.Reason == "" && p.ShapeArg == 0:
+			// callbacks that carry their own detachment, or hand-offs
+			// that are dropped if never resolved
+		default:
 			return true
 		}
 	}
@@ -115,7 +122,7 @@ func remapDetach(i int, ctx *instCtx) callFlags {
 // that was handed it returns, adding a detached effect when that work
 // has any effect or unprovable site.
 func (e *Engine) detachedWork(work *collector, pos token.Pos, reason string, out *collector) {
-	if len(work.effects)+len(work.pending) > 0 {
+	if hasWork(work) {
 		out.add(Effect{Kind: Detached, Reason: reason, Pos: e.pos(pos), Module: e.Module})
 	}
 	out.merge(work)
@@ -397,6 +404,8 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 	sub := newCollector()
 	fl := remapDetach(p.DetachIf, ctx)
 	fl.inTx = p.InTx
+	fl.detach = fl.detach || p.Detach
+	p.Detach = false // callArg marks the work itself
 	if b, ok := ctx.param(p.Param); ok {
 		e.callArg(b, pos, fr, sub, fl)
 	} else {
@@ -548,7 +557,7 @@ func (e *Engine) mergeResolved(p Pending, sub *collector, pos token.Pos, out *co
 		res.addPending(*q)
 	}
 	res.overflow = sub.overflow
-	if p.Detach && len(res.effects)+len(res.pending) > 0 {
+	if p.Detach && hasWork(res) {
 		out.add(Effect{Kind: Detached, Reason: "hands a function or value to code that may run it after the call returns", Pos: p.Pos, Via: p.Via, Module: p.Module})
 	}
 	out.merge(res)

@@ -129,6 +129,9 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 		return false
 	}
 	for _, impl := range impls {
+		if delegates(impl, m.Name()) {
+			continue // it forwards to another implementation, walked in its own right
+		}
 		obj, fn := e.methodOf(impl, m.Name())
 		if obj == nil {
 			return false
@@ -136,6 +139,37 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 		e.callObjOrWrapper(obj, fn, append([]binding{{}}, args...), pos, fr, out)
 	}
 	return true
+}
+
+// delegates reports whether method name of t is promoted from an
+// embedded interface (a decorator forwarding to what it wraps).
+func delegates(t types.Type, name string) bool {
+	sel := types.NewMethodSet(t).Lookup(nil, name)
+	if sel == nil {
+		for i := 0; i < types.NewMethodSet(t).Len(); i++ {
+			if s := types.NewMethodSet(t).At(i); s.Obj().Name() == name {
+				sel = s
+			}
+		}
+	}
+	if sel == nil || len(sel.Index()) < 2 {
+		return false
+	}
+	cur := t
+	for _, idx := range sel.Index()[:len(sel.Index())-1] {
+		if p, ok := cur.(*types.Pointer); ok {
+			cur = p.Elem()
+		}
+		st, ok := cur.Underlying().(*types.Struct)
+		if !ok || idx >= st.NumFields() {
+			return false
+		}
+		cur = st.Field(idx).Type()
+		if types.IsInterface(cur) {
+			return true
+		}
+	}
+	return false
 }
 
 // convertedTypes lists the concrete types the package's code converts to

@@ -496,7 +496,11 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
 	}
 	var out []binding
 	if name == "Funcs" && len(call.Call.Args) > 1 {
-		vals, _ := mapValues(call.Call.Args[1], fr)
+		m := call.Call.Args[1]
+		if ct, ok := m.(*ssa.ChangeType); ok {
+			m = ct.X
+		}
+		vals, _ := e.mapValues(m, fr)
 		for _, b := range vals {
 			if mi, ok := b.v.(*ssa.MakeInterface); ok {
 				b.v = mi.X
@@ -549,8 +553,13 @@ func (e *Engine) globalFieldValues(g *ssa.Global, f int) []binding {
 			if !ok {
 				return
 			}
+			fr := &frame{fn: fn, visiting: map[ssa.Value]bool{}}
 			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa.X == g && fa.Field == f {
-				out = append(out, binding{v: st.Val, fr: &frame{fn: fn, visiting: map[ssa.Value]bool{}}})
+				out = append(out, binding{v: st.Val, fr: fr})
+			}
+			if st.Addr == g {
+				// The whole struct stored at once (a composite literal).
+				fieldOf(st.Val, f, fr, 0, &out)
 			}
 		})
 	}

@@ -551,7 +551,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			fs.unresolved = true
 		}
 	case *ssa.Lookup:
-		vals, ok := mapValues(v.X, fr)
+		vals, ok := e.mapValues(v.X, fr)
 		if !ok {
 			fs.unresolved = true
 			return
@@ -580,8 +580,9 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 }
 
 // mapValues returns the values stored into a map made here (a literal or
-// make) that nothing else can change: it is only updated and read.
-func mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
+// make) that nothing else can change: it is only updated, read, and
+// handed to the standard library (which does not change it).
+func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 	if load, ok := m.(*ssa.UnOp); ok && load.Op == token.MUL {
 		stores := storedValues(load.X, fr)
 		if len(stores) != 1 {
@@ -598,8 +599,11 @@ func mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 		switch r := r.(type) {
 		case *ssa.MapUpdate:
 			out = append(out, binding{v: r.Value, fr: fr})
-		case *ssa.Lookup, *ssa.DebugRef, *ssa.Store:
-		case *ssa.Range:
+		case *ssa.Lookup, *ssa.DebugRef, *ssa.Store, *ssa.Range, *ssa.ChangeType:
+		case *ssa.Call:
+			if !e.stdCallee(r.Call) {
+				return nil, false
+			}
 		default:
 			return nil, false
 		}
