@@ -47,10 +47,22 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 		impl *types.Func
 	}
 	done := map[key]bool{}
-	check := func(pos token.Pos, concrete, ifaceType types.Type) {
+	contracted := a.contractedIfaces(eng)
+	var check func(pos token.Pos, concrete, ifaceType types.Type)
+	check = func(pos token.Pos, concrete, ifaceType types.Type) {
 		iface, ok := ifaceType.Underlying().(*types.Interface)
 		if !ok || types.IsInterface(concrete) {
 			return
+		}
+		// A conversion to any interface (any, a registry's value type,
+		// another interface) is a way in to every contracted interface
+		// the type implements: a type assertion can recover it.
+		if !contracted[ifaceType] {
+			for it := range contracted {
+				if u, ok := it.Underlying().(*types.Interface); ok && !types.Identical(it, ifaceType) && types.Implements(concrete, u) {
+					check(pos, concrete, it)
+				}
+			}
 		}
 		for i := 0; i < iface.NumMethods(); i++ {
 			m := iface.Method(i)
@@ -106,6 +118,30 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			return true
 		})
 	}
+}
+
+// contractedIfaces lists the interfaces with an effect contract on some
+// method that this package can see: its own, and those of its imports.
+func (a *run) contractedIfaces(eng *effects.Engine) map[types.Type]bool {
+	out := map[types.Type]bool{}
+	add := func(m *types.Func) {
+		if recv := m.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+			out[recv.Type()] = true
+		}
+	}
+	for _, c := range a.contracts {
+		if m, ok := a.pass.TypesInfo.Defs[c.method.Names[0]].(*types.Func); ok {
+			add(m)
+		}
+	}
+	for _, f := range a.pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*effects.Contract); ok {
+			if m, ok := f.Object.(*types.Func); ok {
+				add(m)
+			}
+		}
+	}
+	return out
 }
 
 // conversionPos places a conversion: implicit ones (an argument, a

@@ -105,3 +105,39 @@ func (s *Server) NoReason(ctx context.Context) {
 	//agent:effect none // want `//agent:effect needs a non-empty reason`
 	s.db.ExecContext(ctx, "INSERT INTO notes (tenant_id) VALUES ($1)", 1)
 }
+
+// makePurge returns a closure; the hatch sits on the statement that
+// defines it, not on any call of it.
+func (s *Server) makePurge() func() {
+	//agent:effect none reason="defining the closure does nothing"
+	purge := func() { s.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2) }
+	return purge
+}
+
+// HatchOnDefinition calls the closure elsewhere: the hatch on its
+// definition does not cover the call (SPEC §4.1).
+//
+//agent:operable grant=Notes
+func (s *Server) HatchOnDefinition(ctx context.Context) {
+	s.makePurge()() // want `HatchOnDefinition writes "secrets"`
+}
+
+// HatchOnCall declares the call itself: covered.
+//
+//agent:operable grant=Notes
+func (s *Server) HatchOnCall(ctx context.Context) {
+	//agent:effect writes(notes) reason="purge only clears our own notes in this deployment"
+	s.makePurge()() // want `HatchOnCall writes "secrets"`
+}
+
+// HatchInsideClosure declares the site inside the closure: it covers the
+// site wherever the closure runs.
+//
+//agent:operable grant=Notes
+func (s *Server) HatchInsideClosure(ctx context.Context) {
+	run := func() {
+		//agent:effect none reason="a no-op in this fixture"
+		s.db.Exec("DELETE FROM secrets WHERE tenant_id = $1 AND id = $2", 1, 2)
+	}
+	run()
+}

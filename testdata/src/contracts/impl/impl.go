@@ -48,3 +48,33 @@ func Wire(db *sql.DB) {
 	Use(&Good{db: db}, Plain{})
 	Use(&Good{db: db}, Leaky{db: db}) // want `\(Leaky\).Format has effect unbounded_write "cache"` `\(Leaky\).Format runs a raw query on "cache"`
 }
+
+// Registries hold values as any or as another interface: a type
+// assertion recovers api.Notes later, so the conversion is a way in.
+var registry = map[string]any{}
+
+// Saver is an interface of the registry's own, with no contract.
+type Saver interface {
+	Save(ctx context.Context, body string) error
+}
+
+func RegisterAny(db *sql.DB) {
+	registry["good"] = &Good{db: db}
+	registry["bad"] = &Bad{db: db} // want `\(\*Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow`
+}
+
+func RegisterSaver(db *sql.DB) Saver {
+	if db == nil {
+		return &Good{db: db}
+	}
+	return &Bad{db: db} // want `\(\*Bad\).Save has effect write "secrets"`
+}
+
+// FromRegistry asserts back to the contracted interface: calls through
+// it are bounded by the contract, which every way in was checked against.
+func FromRegistry(ctx context.Context, name string) error {
+	return registry[name].(api.Notes).Save(ctx, "x")
+}
+
+// Untyped values that implement no contracted interface are not checked.
+func RegisterPlain() { registry["plain"] = Plain{} }
