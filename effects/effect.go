@@ -207,6 +207,9 @@ type Summary struct {
 	// ReqWrites lists the *http.Request parameters whose URL or Host the
 	// function may change: a request handed to it proves no URL after.
 	ReqWrites []int
+	// BeginsTx: the function may return with a transaction open (a
+	// project's own Begin wrapper): its callers are inside one after it.
+	BeginsTx bool
 }
 
 // AFact marks Summary as an analysis fact.
@@ -225,7 +228,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

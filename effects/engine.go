@@ -225,7 +225,52 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 			s.ReqWrites = append(s.ReqWrites, i)
 		}
 	}
+	if !deferredClose(fn) {
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txOpenAt(fn, ret) {
+				s.BeginsTx = true
+			}
+		}
+	}
 	return s
+}
+
+// deferredClose reports whether fn defers a commit or rollback (directly,
+// or in a deferred closure): its transaction ends when it returns.
+func deferredClose(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, x := range b.Instrs {
+			d, ok := x.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if isTxClose(&d.Call) {
+				return true
+			}
+			var body *ssa.Function
+			switch v := d.Call.Value.(type) {
+			case *ssa.MakeClosure:
+				body, _ = v.Fn.(*ssa.Function)
+			case *ssa.Function:
+				if v.Parent() != nil {
+					body = v
+				}
+			}
+			if body == nil {
+				continue
+			}
+			found := false
+			eachInstr([]*ssa.Function{body}, func(_ *ssa.Function, in ssa.Instruction) {
+				if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) {
+					found = true
+				}
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bodiless summarises a function with no Go body (assembly,

@@ -1,7 +1,7 @@
 package effects
 
 import (
-	"go/types"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -74,10 +74,10 @@ func txFrame(fr *frame) *frame {
 }
 
 // txOpenAt reports whether a transaction may be open at instr: some path
-// from a begin reaches it without passing a commit or rollback. A
-// deferred commit happens at the function's exit, so it closes nothing
-// before; a loop's back edge brings the state after the commit, not the
-// begin.
+// from a begin reaches it without passing a commit or rollback of that
+// transaction. A deferred commit happens at the function's exit, so it
+// closes nothing before; a loop's back edge brings the state after the
+// commit, not the begin; a savepoint's commit closes the savepoint only.
 func (e *Engine) txOpenAt(fn *ssa.Function, instr ssa.Instruction) bool {
 	info := e.txInfo(fn)
 	if info == nil {
@@ -87,25 +87,27 @@ func (e *Engine) txOpenAt(fn *ssa.Function, instr ssa.Instruction) bool {
 	open := info.in[b.Index]
 	for _, x := range b.Instrs {
 		if x == instr {
-			return open
+			return open != 0
 		}
 		open = txStep(info, x, open)
 	}
-	return open
+	return open != 0
 }
 
-// txFlow is the transaction state of one function's blocks.
+// txFlow is the transaction state of one function's blocks: a bit per
+// begin (the 64th stands for all the others), set while it may be open.
 type txFlow struct {
-	begins, closers map[ssa.Instruction]bool
-	in              []bool // open at each block's entry
+	begins  map[ssa.Instruction]uint64 // the bit a begin opens
+	closers map[ssa.Instruction]uint64 // the bits a commit or rollback closes
+	in      []uint64                   // open at each block's entry
 }
 
-func txStep(info *txFlow, x ssa.Instruction, open bool) bool {
-	switch {
-	case info.begins[x]:
-		return true
-	case info.closers[x]:
-		return false
+func txStep(info *txFlow, x ssa.Instruction, open uint64) uint64 {
+	if bit, ok := info.begins[x]; ok {
+		return open | bit
+	}
+	if bits, ok := info.closers[x]; ok {
+		return open &^ bits
 	}
 	return open
 }
@@ -117,7 +119,8 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 	if info, ok := e.txFlows[fn]; ok {
 		return info
 	}
-	info := &txFlow{begins: map[ssa.Instruction]bool{}, closers: map[ssa.Instruction]bool{}}
+	info := &txFlow{begins: map[ssa.Instruction]uint64{}, closers: map[ssa.Instruction]uint64{}}
+	var closers []*ssa.Call
 	for _, b := range fn.Blocks {
 		for _, x := range b.Instrs {
 			call, ok := x.(*ssa.Call)
@@ -125,10 +128,11 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 				continue // a deferred commit closes at the exit only
 			}
 			switch {
-			case isTxBegin(&call.Call):
-				info.begins[x] = true
+			case e.isTxBegin(&call.Call):
+				bit := uint64(1) << min(len(info.begins), 63)
+				info.begins[x] = bit
 			case isTxClose(&call.Call):
-				info.closers[x] = true
+				closers = append(closers, call)
 			}
 		}
 	}
@@ -136,14 +140,17 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 		e.txFlows[fn] = nil
 		return nil
 	}
-	info.in = make([]bool, len(fn.Blocks))
-	out := make([]bool, len(fn.Blocks))
+	for _, c := range closers {
+		info.closers[c] = closedBits(info, c)
+	}
+	info.in = make([]uint64, len(fn.Blocks))
+	out := make([]uint64, len(fn.Blocks))
 	for changed := true; changed; {
 		changed = false
 		for _, b := range fn.Blocks {
-			in := false
+			var in uint64
 			for _, p := range b.Preds {
-				in = in || out[p.Index]
+				in |= out[p.Index] &^ failedBegin(info, p, b)
 			}
 			o := in
 			for _, x := range b.Instrs {
@@ -159,9 +166,105 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 	return info
 }
 
-// isTxBegin: a modelled begin, or any call that returns a transaction
-// handle (a project's own Begin wrapper).
-func isTxBegin(c *ssa.CallCommon) bool {
+// failedBegin is the begins whose error the edge from p to b tests non-nil
+// (if tx, err := Begin(); err != nil { return }): no transaction is open
+// along it.
+func failedBegin(info *txFlow, p, b *ssa.BasicBlock) uint64 {
+	if len(p.Instrs) == 0 || len(p.Succs) != 2 {
+		return 0
+	}
+	iff, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+	if !ok {
+		return 0
+	}
+	cmp, ok := iff.Cond.(*ssa.BinOp)
+	if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+		return 0
+	}
+	errV := cmp.X
+	if c, ok := errV.(*ssa.Const); ok && c.IsNil() {
+		errV = cmp.Y
+	} else if c, ok := cmp.Y.(*ssa.Const); !ok || !c.IsNil() {
+		return 0
+	}
+	ex, ok := errV.(*ssa.Extract)
+	if !ok {
+		return 0
+	}
+	begin, ok := ex.Tuple.(*ssa.Call)
+	if !ok || ex.Index == 0 || ex.Index != begin.Call.Signature().Results().Len()-1 {
+		return 0
+	}
+	bit, ok := info.begins[begin]
+	if !ok {
+		return 0
+	}
+	failed := p.Succs[0] // err != nil is true
+	if cmp.Op == token.EQL {
+		failed = p.Succs[1]
+	}
+	if failed == b {
+		return bit
+	}
+	return 0
+}
+
+// closedBits is what a commit or rollback closes: the transaction whose
+// handle it is called on, when that handle comes from one begin of the
+// function, and every transaction otherwise.
+func closedBits(info *txFlow, c *ssa.Call) uint64 {
+	var h ssa.Value
+	switch {
+	case c.Call.IsInvoke():
+		h = c.Call.Value
+	case len(c.Call.Args) > 0:
+		h = c.Call.Args[0]
+	}
+	for i := 0; h != nil && i < 16; i++ {
+		switch v := h.(type) {
+		case *ssa.Extract:
+			if begin, ok := v.Tuple.(*ssa.Call); ok {
+				if bit, ok := info.begins[begin]; ok && v.Index == 0 {
+					return bit
+				}
+			}
+			h = nil
+		case *ssa.Call:
+			if bit, ok := info.begins[v]; ok {
+				return bit
+			}
+			h = nil
+		case *ssa.MakeInterface:
+			h = v.X
+		case *ssa.ChangeInterface:
+			h = v.X
+		case *ssa.ChangeType:
+			h = v.X
+		case *ssa.UnOp:
+			if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+				var vals []ssa.Value
+				for _, r := range *alloc.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+						vals = append(vals, st.Val)
+					}
+				}
+				if len(vals) == 1 {
+					h = vals[0]
+					continue
+				}
+			}
+			h = nil
+		default:
+			h = nil
+		}
+	}
+	return ^uint64(0)
+}
+
+// isTxBegin: a modelled begin, a call that returns a transaction handle,
+// or a call of a function whose summary says it returns with a
+// transaction open (a project's own Begin wrapper, its own Tx type).
+func (e *Engine) isTxBegin(c *ssa.CallCommon) bool {
 	if lib().txBegins[callKey(c)] {
 		return true
 	}
@@ -171,12 +274,30 @@ func isTxBegin(c *ssa.CallCommon) bool {
 			return true
 		}
 	}
+	if c.IsInvoke() {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Parent() != nil {
+		return false
+	}
+	obj := funcObject(fn)
+	switch {
+	case obj == nil || obj.Pkg() == nil:
+	case obj.Pkg() == e.Pkg:
+		if e.state[fn] != inProgress && e.summaries != nil {
+			return e.local(fn).BeginsTx
+		}
+	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		if s := e.Import(obj); s != nil {
+			return s.BeginsTx
+		}
+	}
 	return false
 }
 
 // isTxClose: a modelled commit or rollback, or a call of a function
-// named like one that is handed a transaction handle (a project's own
-// Commit wrapper).
+// named like one (a project's own Commit wrapper, its Tx type's Commit).
 func isTxClose(c *ssa.CallCommon) bool {
 	key := callKey(c)
 	if lib().txCommits[key] {
@@ -187,32 +308,7 @@ func isTxClose(c *ssa.CallCommon) bool {
 		name = c.Method.Name()
 	}
 	lower := strings.ToLower(name)
-	if !strings.Contains(lower, "commit") && !strings.Contains(lower, "rollback") {
-		return false
-	}
-	handed := c.Args
-	if c.IsInvoke() {
-		handed = append([]ssa.Value{c.Value}, c.Args...)
-	}
-	for _, a := range handed {
-		if lib().txHandles[qualifiedName(a.Type())] || isTxIface(a.Type()) {
-			return true
-		}
-	}
-	return false
-}
-
-// isTxIface: an interface with Commit and Rollback methods.
-func isTxIface(t types.Type) bool {
-	it, ok := t.Underlying().(*types.Interface)
-	if !ok {
-		return false
-	}
-	has := map[string]bool{}
-	for i := 0; i < it.NumMethods(); i++ {
-		has[it.Method(i).Name()] = true
-	}
-	return has["Commit"] && has["Rollback"]
+	return strings.Contains(lower, "commit") || strings.Contains(lower, "rollback")
 }
 
 // callKey is staticKey, extended to calls through interface methods.

@@ -1291,7 +1291,8 @@ func (p *parser) merge(lo, hi int, sc *scope) info {
 
 // Conjunctive reports whether cond, a WHERE condition, adds no top-level
 // OR when it is joined to others with AND: it reads, has no OR at
-// parenthesis depth 0 and no statement separator.
+// parenthesis depth 0 and no statement separator. '||' is concatenation,
+// as in standard SQL (MySQL's deprecated OR synonym is not followed).
 func Conjunctive(cond string) bool {
 	toks, _, err := lex(cond, false, AnyDialect)
 	if err != nil || len(toks) == 0 {
@@ -1311,8 +1312,6 @@ func Conjunctive(cond string) bool {
 			return false
 		case depth == 0 && t.kind == tIdent && (t.val == "or" || t.val == "union" || t.val == "order" || t.val == "group" || t.val == "limit"):
 			return false
-		case depth == 0 && t.kind == tOp && t.val == "||":
-			return false // MySQL's OR operator
 		}
 	}
 	return depth == 0

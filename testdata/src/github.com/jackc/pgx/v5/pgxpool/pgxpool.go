@@ -31,3 +31,4 @@ func (c *Conn) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.C
 func (c *Conn) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) { return nil, nil }
 func (c *Conn) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row        { return nil }
 func (c *Conn) Release()                                                             {}
+func (c *Conn) Begin(ctx context.Context) (pgx.Tx, error)                            { return nil, nil }
