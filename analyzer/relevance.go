@@ -54,6 +54,9 @@ func relevant(pass *analysis.Pass, cfg *config.Config) bool {
 			}
 		}
 	}
+	if dynamicCalls(pass, cfg) {
+		return true
+	}
 	if localSource(pass) {
 		found := false
 		for _, f := range pass.Files {
@@ -74,6 +77,160 @@ func relevant(pass *analysis.Pass, cfg *config.Config) bool {
 		}
 	}
 	return false
+}
+
+// dynamicCalls reports whether the package calls methods through a
+// non-benign interface, or function values it did not receive as
+// parameters: such a call may run what other code stored (a handler
+// registered at start-up), so the package is analysed and the call, if
+// it cannot be resolved, is unprovable (SPEC §4.1).
+func dynamicCalls(pass *analysis.Pass, cfg *config.Config) bool {
+	benign := map[string]bool{}
+	for _, b := range cfg.BenignInterfaces {
+		benign[b] = true
+	}
+	params := map[types.Object]bool{}
+	// Local function variables that are only ever assigned a literal, a
+	// declared function or a parameter call nothing stored elsewhere.
+	localOK := map[types.Object]bool{}
+	localBad := map[types.Object]bool{}
+	plain := func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.FuncLit:
+			return true
+		case *ast.Ident:
+			switch o := pass.TypesInfo.Uses[e].(type) {
+			case *types.Func:
+				return true
+			case *types.Var:
+				return params[o] || localOK[o]
+			}
+		}
+		return false
+	}
+	found := false
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncType:
+				if n.Params != nil {
+					for _, fld := range n.Params.List {
+						for _, nm := range fld.Names {
+							params[pass.TypesInfo.Defs[nm]] = true
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if n.Recv != nil {
+					for _, fld := range n.Recv.List {
+						for _, nm := range fld.Names {
+							params[pass.TypesInfo.Defs[nm]] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	note := func(lhs ast.Expr, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		obj := pass.TypesInfo.ObjectOf(id)
+		if v, ok := obj.(*types.Var); !ok || v.Parent() == v.Pkg().Scope() {
+			return
+		}
+		if _, isFunc := obj.Type().Underlying().(*types.Signature); !isFunc {
+			return
+		}
+		if rhs != nil && plain(rhs) {
+			localOK[obj] = true
+		} else {
+			localBad[obj] = true
+		}
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					var r ast.Expr
+					if len(n.Rhs) == len(n.Lhs) {
+						r = n.Rhs[i]
+					}
+					note(l, r)
+				}
+			case *ast.ValueSpec:
+				for i, nm := range n.Names {
+					var r ast.Expr
+					if i < len(n.Values) {
+						r = n.Values[i]
+					}
+					if r != nil {
+						note(nm, r)
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.SelectorExpr:
+				sel, ok := pass.TypesInfo.Selections[fun]
+				if !ok {
+					return true
+				}
+				switch sel.Kind() {
+				case types.MethodVal:
+					if recv := sel.Recv(); types.IsInterface(recv) && !benignType(recv, benign) {
+						found = true
+					}
+				case types.FieldVal:
+					found = true // a function stored in a field
+				}
+			case *ast.IndexExpr:
+				if _, isFunc := pass.TypesInfo.TypeOf(fun).Underlying().(*types.Signature); isFunc {
+					found = true // a function stored in a map or slice
+				}
+			case *ast.Ident:
+				if v, ok := pass.TypesInfo.Uses[fun].(*types.Var); ok && !params[v] && (!localOK[v] || localBad[v]) {
+					found = true // a function value from a variable set from elsewhere
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// benignType reports whether calls through the interface type t are
+// effect-free (context.Context, error, io.Writer, ...).
+func benignType(t types.Type, extra map[string]bool) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		t = tp.Constraint()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false // an anonymous interface or a constraint literal
+	}
+	name := n.Obj().Name()
+	if n.Obj().Pkg() != nil {
+		name = n.Obj().Pkg().Path() + "." + name
+	}
+	return effects.BenignInterface(name, extra)
 }
 
 func configuredSinks(cfg *config.Config) map[string]bool {

@@ -54,6 +54,9 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 	for _, i := range fs.params {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
+	for _, i := range fs.elemParams {
+		target.addPending(Pending{Op: OpCallParam, Param: i, Elem: true, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
+	}
 	if fs.fromStd && args != nil {
 		e.handOff(nil, args, pos, fr, target)
 	}
@@ -351,6 +354,25 @@ func (e *Engine) callArg(b binding, pos token.Pos, fr *frame, out *collector, fl
 	e.callFuncs(e.funcsOf(b.v, b.fr), nil, pos, fr, out, fl)
 }
 
+// callElems treats each element of the slice b (functional options handed
+// in) as called at pos.
+func (e *Engine) callElems(b binding, pos token.Pos, fr *frame, out *collector, fl callFlags) {
+	b = follow(b)
+	if !b.live() {
+		out.add(e.unprovable(pos, "calls the functions of a slice the analysis cannot see",
+			"pass a slice literal of functions, or declare the statement with //agent:effect"))
+		return
+	}
+	if !e.deeper() {
+		out.add(e.boundHit(pos))
+		return
+	}
+	defer e.shallower()
+	var fs funcSet
+	e.collectElems(b.v, b.fr, &fs, 0)
+	e.callFuncs(fs, nil, pos, fr, out, fl)
+}
+
 // maxCallbacks bounds how deeply callbacks handed to callbacks are
 // resolved (a func factory wrapping its own product, recursively).
 const maxCallbacks = 16
@@ -406,7 +428,9 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 	fl.inTx = p.InTx
 	fl.detach = fl.detach || p.Detach
 	p.Detach = false // callArg marks the work itself
-	if b, ok := ctx.param(p.Param); ok {
+	if b, ok := ctx.param(p.Param); ok && p.Elem {
+		e.callElems(b, pos, fr, sub, fl)
+	} else if ok {
 		e.callArg(b, pos, fr, sub, fl)
 	} else {
 		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
@@ -605,6 +629,11 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 				}
 			case OpCallParam:
 				if !p.Discharged {
+					if p.Elem {
+						out.add(Effect{Kind: Unprovable, Reason: "calls the functions of a slice parameter, which the analysis cannot see",
+							Fix: "declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
+						continue
+					}
 					out.add(Effect{Kind: Unprovable, Reason: "calls a function-valued parameter, whose callee the analysis cannot see",
 						Fix: "declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
 				}

@@ -210,6 +210,11 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		*out = append(*out, t)
 		return true
 	}
+	if e.returns >= maxReturns {
+		return false
+	}
+	e.returns++
+	defer func() { e.returns-- }()
 	cf, rets := e.localReturns(call, fr)
 	found := false
 	for _, ret := range rets {

@@ -157,6 +157,7 @@ type Pending struct {
 	// structure, so it runs after the request if that structure outlives it.
 	DetachIf int
 	InTx     bool       // OpCallParam: the callback runs inside a transaction
+	Elem     bool       // OpCallParam: the elements of the slice parameter are called
 	Prov     Provenance // of the resolved effect; Syntactic when empty
 	// Dialect (OpSQL): the SQL dialect the driver fixes (sqltext.Dialect);
 	// zero when the text may be read either way.
@@ -175,7 +176,7 @@ func (p *Pending) key() string {
 	for _, a := range p.Args {
 		fmt.Fprintf(&args, "%d:%s:%s:%d;", a.Handle, a.Str, a.Method, a.Param)
 	}
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg+int(p.Dialect)*1000000, args.String(), p.Reason)
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg+int(p.Dialect)*1000000, args.String(), p.Reason+map[bool]string{true: "\x00elem"}[p.Elem])
 }
 
 // Arg is one argument of a pending interface call, as much of it as a

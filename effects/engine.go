@@ -79,6 +79,7 @@ type Engine struct {
 	recursive bool
 	budget    int // work the summary being computed may still do
 	callbacks int // callbacks being resolved inside one another
+	returns   int // helpers' returns being followed inside one another
 	txFlows   map[*ssa.Function]*txFlow
 	converted []types.Type // concrete types the package converts to interfaces
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
@@ -486,16 +487,31 @@ func (e *Engine) ctorMade(pos token.Pos, v ssa.Value, fn *ssa.Function, user ssa
 	}
 }
 
-// handed reports whether a literal is handed to a callee as an argument.
+// handed reports whether a literal is handed to a callee as an argument
+// (converted to a named function type or an interface on the way).
 func handed(v ssa.Value, user ssa.Instruction) bool {
 	users := []ssa.Instruction{user}
 	if user == nil {
 		users = *v.Referrers()
 	}
-	for _, u := range users {
-		if c, ok := u.(ssa.CallInstruction); ok && c.Common().Value != v {
-			return true
+	for depth := 0; depth < 4; depth++ {
+		var next []ssa.Instruction
+		for _, u := range users {
+			switch u := u.(type) {
+			case ssa.CallInstruction:
+				if u.Common().Value != v {
+					return true
+				}
+			case *ssa.ChangeType:
+				v, next = u, append(next, *u.Referrers()...)
+			case *ssa.MakeInterface:
+				v, next = u, append(next, *u.Referrers()...)
+			}
 		}
+		if len(next) == 0 {
+			return false
+		}
+		users = next
 	}
 	return false
 }

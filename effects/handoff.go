@@ -156,24 +156,17 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 }
 
 // callIfaceMethods calls, with unknown arguments, each method of it (or,
-// for an empty interface, each protocol method) on the value recv of
-// concrete type t. Only types of analysed packages have methods worth
-// walking.
+// for an empty interface, each protocol method, on the value and on the
+// types of its fields: an encoder walks them) on the value recv of
+// concrete type t. Only types of analysed packages (and handles) have
+// methods worth walking.
 func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interface, pos token.Pos, fr *frame, out *collector, fl callFlags) {
-	if !e.analysedType(t) && !isHandle(t) {
-		return // the standard library's and inert packages' own methods
-	}
+	work := newCollector()
 	names := ifaceMethodNames(it)
 	if len(names) == 0 {
-		names = protocolMethods
-	}
-	work := newCollector()
-	for _, name := range names {
-		obj, fn := e.methodOf(t, name)
-		if obj == nil {
-			continue
-		}
-		e.callObjOrWrapper(obj, fn, []binding{recv}, pos, fr, work)
+		e.callProtocol(t, recv, pos, fr, work, 0, map[types.Type]bool{})
+	} else if e.analysedType(t) || isHandle(t) {
+		e.callMethods(t, recv, names, pos, fr, work)
 	}
 	switch {
 	case fl.detach:
@@ -183,6 +176,47 @@ func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interfac
 		out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: e.pos(pos), Module: e.Module})
 	default:
 		out.merge(work)
+	}
+}
+
+// callMethods calls methods names of type t on recv, with unknown arguments.
+func (e *Engine) callMethods(t types.Type, recv binding, names []string, pos token.Pos, fr *frame, out *collector) {
+	for _, name := range names {
+		obj, fn := e.methodOf(t, name)
+		if obj == nil {
+			continue
+		}
+		e.callObjOrWrapper(obj, fn, []binding{recv}, pos, fr, out)
+	}
+}
+
+// callProtocol calls the protocol methods a value of type t handed over
+// as any may have called on it, and those of its fields' types, a few
+// levels deep (encoding/json and fmt walk into fields).
+func (e *Engine) callProtocol(t types.Type, recv binding, pos token.Pos, fr *frame, out *collector, depth int, seen map[types.Type]bool) {
+	if depth > 2 || seen[t] {
+		return
+	}
+	seen[t] = true
+	if e.analysedType(t) {
+		e.callMethods(t, recv, protocolMethods, pos, fr, out)
+		if _, isPtr := t.(*types.Pointer); !isPtr {
+			e.callMethods(types.NewPointer(t), recv, protocolMethods, pos, fr, out)
+		}
+	}
+	base := t
+	if p, ok := base.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	switch u := base.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			e.callProtocol(u.Field(i).Type(), binding{}, pos, fr, out, depth+1, seen)
+		}
+	case *types.Slice:
+		e.callProtocol(u.Elem(), binding{}, pos, fr, out, depth+1, seen)
+	case *types.Map:
+		e.callProtocol(u.Elem(), binding{}, pos, fr, out, depth+1, seen)
 	}
 }
 
@@ -201,7 +235,8 @@ func (e *Engine) callObjOrWrapper(obj *types.Func, fn *ssa.Function, args []bind
 // protocolMethods are the methods the standard library calls on a value
 // it is handed as any, through type assertions (fmt, encoding/json,
 // encoding, log/slog, database/sql/driver).
-var protocolMethods = []string{"String", "Error", "GoString", "Format", "MarshalJSON", "MarshalText", "MarshalBinary", "AppendText", "LogValue", "Value", "WriteTo"}
+var protocolMethods = []string{"String", "Error", "GoString", "Format", "MarshalJSON", "MarshalText", "MarshalBinary", "AppendText", "LogValue", "Value", "WriteTo",
+	"Scan", "UnmarshalJSON", "UnmarshalText", "UnmarshalBinary"}
 
 func ifaceMethodNames(it *types.Interface) []string {
 	var names []string

@@ -524,11 +524,17 @@ func egressLibrary() *Library {
 		}
 	}
 	l.IfaceModels = map[string]model{"net.PacketConn.WriteTo": egress("sends a datagram")}
-	// A connection is opened where it is dialled (and reported there);
-	// its other methods add nothing.
-	for _, name := range []string{"Read", "Write", "Close", "LocalAddr", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
+	// Writing to a connection sends data out, wherever it was dialled
+	// (at start-up, out of sight); its other methods add nothing.
+	for _, name := range []string{"Read", "Close", "LocalAddr", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
 		l.IfaceModels["net.Conn."+name] = func(*callSite) {}
 	}
+	l.IfaceModels["net.Conn.Write"] = egress("writes to a network connection")
+	for _, recv := range []string{"net.TCPConn.", "net.UDPConn.", "net.IPConn.", "net.UnixConn.", "crypto/tls.Conn."} {
+		l.Models[recv+"Write"] = egress("writes to a network connection")
+	}
+	l.Models["log/syslog.Dial"] = egress("sends log records to a remote syslog")
+	l.Paths = append(l.Paths, "log/syslog")
 	for _, name := range []string{"ReadFrom", "Close", "LocalAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
 		l.IfaceModels["net.PacketConn."+name] = func(*callSite) {}
 	}

@@ -37,13 +37,20 @@ func sqlLibrary() *Library {
 	return l
 }
 
-// sqlText reports the SQL text at argument i.
+// sqlText reports the SQL text at argument i. The arguments are handed
+// to the driver: a driver.Valuer's Value runs here.
 func sqlText(i int) model {
-	return func(c *callSite) { c.emit(Pending{Op: OpSQL, Text: c.str(i, handleString)}) }
+	return func(c *callSite) {
+		c.emit(Pending{Op: OpSQL, Text: c.str(i, handleString)})
+		c.handOffArgs(i + 1)
+	}
 }
 
 // stmtModel runs a prepared statement: its SQL is where it was prepared.
-func stmtModel(c *callSite) { c.emit(Pending{Op: OpSQL, Text: c.str(0, handleStmt)}) }
+func stmtModel(c *callSite) {
+	c.emit(Pending{Op: OpSQL, Text: c.str(0, handleStmt)})
+	c.handOffArgs(1)
+}
 
 // stmtSQL traces a prepared statement back to the Prepare call that made it.
 func (e *Engine) stmtSQL(v ssa.Value, fr *frame) Str {

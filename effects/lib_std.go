@@ -104,6 +104,10 @@ func frameworksLibrary() *Library {
 			"github.com/gin-gonic/gin/render.Render", "github.com/gin-gonic/gin/render.HTMLRender",
 		},
 		Safe: []string{
+			// Logging records what happens; where the records go is set up
+			// at start-up, not by the handler.
+			"go.uber.org/zap.*", "go.uber.org/zap/zapcore.*", "github.com/rs/zerolog.*", "github.com/rs/zerolog/log.*",
+			"github.com/sirupsen/logrus.*", "github.com/go-logr/logr.*", "log/slog.*", "log.*",
 			// Metrics are observations, not the agent's authority.
 			"github.com/prometheus/client_golang/prometheus.*",
 			// The frameworks' response writers and debug printing: the
@@ -436,12 +440,79 @@ func (e *Engine) constElems(v ssa.Value, fr *frame, depth int) (always, optional
 // FuncMap run here, and the data handed to it is handed over.
 func templateExecute(c *callSite) {
 	c.handOff()
+	// The template calls the data's exported methods by name.
+	data := 2
+	if c.fn.Name() == "ExecuteTemplate" {
+		data = 3
+	}
+	if b, ok := c.arg(data); ok {
+		c.e.callTemplateData(b, c.pos, c.fr, c.out)
+	}
 	v, fr, ok := c.value(0)
 	if !ok {
 		return
 	}
 	for _, f := range c.e.templateFuncs(v, fr, 0) {
 		c.e.callArg(f, c.pos, c.fr, c.out, callFlags{})
+	}
+}
+
+// callTemplateData calls, with unknown arguments, the exported methods of
+// the data a template executes with, and of its fields' types, a few
+// levels deep: the template text may call any of them.
+func (e *Engine) callTemplateData(b binding, pos token.Pos, fr *frame, out *collector) {
+	b = follow(b)
+	if !b.live() {
+		return
+	}
+	var ts []target
+	if !types.IsInterface(b.v.Type()) {
+		ts = []target{{x: b.v, fr: b.fr}}
+	} else if !e.concretes(b.v, b.fr, 0, &ts) {
+		return
+	}
+	seen := map[types.Type]bool{}
+	var visit func(t types.Type, recv binding, depth int)
+	visit = func(t types.Type, recv binding, depth int) {
+		if t == nil || depth > 2 || seen[t] {
+			return
+		}
+		seen[t] = true
+		if e.analysedType(t) {
+			pt := t
+			if _, isPtr := t.(*types.Pointer); !isPtr {
+				pt = types.NewPointer(t)
+			}
+			ms := types.NewMethodSet(pt)
+			var names []string
+			for i := 0; i < ms.Len(); i++ {
+				if ms.At(i).Obj().Exported() {
+					names = append(names, ms.At(i).Obj().Name())
+				}
+			}
+			e.callMethods(pt, recv, names, pos, fr, out)
+		}
+		base := t
+		if p, ok := base.(*types.Pointer); ok {
+			base = p.Elem()
+		}
+		switch u := base.Underlying().(type) {
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if u.Field(i).Exported() {
+					visit(u.Field(i).Type(), binding{}, depth+1)
+				}
+			}
+		case *types.Slice:
+			visit(u.Elem(), binding{}, depth+1)
+		case *types.Map:
+			visit(u.Elem(), binding{}, depth+1)
+		}
+	}
+	for _, t := range ts {
+		if t.x != nil {
+			visit(t.x.Type(), binding{v: t.x, fr: t.fr}, 0)
+		}
 	}
 }
 

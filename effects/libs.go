@@ -332,6 +332,14 @@ func (c *callSite) callback(i int, fl callFlags) {
 // handOff hands every argument over, as for a call that is not walked.
 func (c *callSite) handOff() { c.e.handOff(c.fn, c.args, c.pos, c.fr, c.out) }
 
+// handOffArgs hands over the arguments from index from on (receiver
+// counted): the query arguments of a SQL call.
+func (c *callSite) handOffArgs(from int) {
+	for i := from; i < len(c.args); i++ {
+		c.e.handOffValue(c.args[i], nil, c.pos, c.fr, c.out, callFlags{})
+	}
+}
+
 // keys builds FuncKeys: keys("database/sql.DB.", "Exec", "Query").
 func keys(prefix string, names ...string) []string {
 	out := make([]string, len(names))
@@ -370,4 +378,12 @@ func ReachesSink(fn *types.Func) bool {
 func StdRetains(fn *types.Func, i int) bool {
 	r, ok := lib().retains[FuncKey(fn)]
 	return ok && (r < 0 || r == i)
+}
+
+// BenignInterface reports whether calls through the interface named
+// "pkgpath.Name" are effect-free by the libraries' knowledge (or the
+// configuration's extra list).
+func BenignInterface(name string, extra map[string]bool) bool {
+	e := &Engine{Opts: Options{Benign: extra}}
+	return e.isBenign(name) || lib().readers[name]
 }

@@ -139,10 +139,15 @@ func (e *Engine) traceReturned(v ssa.Value, fr *frame, h uint8) (Str, bool) {
 	if _, ok := lib().extracts[key]; ok {
 		return Str{}, false
 	}
+	if e.returns >= maxReturns {
+		return unknownStr(), true
+	}
 	cf, rets := e.localReturns(call, fr)
 	if cf == nil || len(rets) == 0 {
 		return Str{}, false
 	}
+	e.returns++
+	defer func() { e.returns-- }()
 	var s Str
 	for _, ret := range rets {
 		if idx >= len(ret.Results) {
@@ -414,12 +419,18 @@ func isBytes(t types.Type) bool {
 	return ok && b.Kind() == types.Byte
 }
 
+// maxReturns bounds how many helpers' returns a value is followed
+// through, one inside another: past it the value is unknown (each level
+// can fan out over every return, so the bound keeps the work small).
+const maxReturns = 4
+
 // funcSet is what a function value may be.
 type funcSet struct {
 	callables  []callable
 	returned   []returned // function values returned by another package's function
 	wrapped    []binding  // function arguments of the standard-library call that made the value
 	params     []int      // parameters of the root function it may be
+	elemParams []int      // slice parameters of the root function it may be an element of (functional options)
 	fromStd    bool       // a function value made by the standard library
 	unresolved bool
 }
@@ -526,6 +537,12 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			fs.unresolved = true
 			return
 		}
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			// An element of a slice: of a slice handed in (functional
+			// options), or of a slice literal built here.
+			e.collectElems(ia.X, fr, fs, depth)
+			return
+		}
 		stores := storedValues(v.X, fr)
 		if v.Op != token.MUL || len(stores) == 0 {
 			fs.unresolved = true
@@ -611,6 +628,66 @@ func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 	return out, len(out) > 0
 }
 
+// collectElems collects the function values a slice may hold.
+func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
+	if depth > 32 {
+		fs.unresolved = true
+		return
+	}
+	if fv, ok := sl.(*ssa.FreeVar); ok {
+		for i, x := range fr.fn.FreeVars {
+			if x == fv && i < len(fr.free) && fr.free[i].live() {
+				e.collectElems(fr.free[i].v, fr.free[i].fr, fs, depth+1)
+				return
+			}
+		}
+		fs.unresolved = true
+		return
+	}
+	if p, ok := sl.(*ssa.Parameter); ok {
+		idx := paramIndex(fr.fn, p)
+		if b, bound := fr.param(idx); bound {
+			if b = follow(b); b.live() {
+				e.collectElems(b.v, b.fr, fs, depth+1)
+				return
+			}
+			fs.unresolved = true
+			return
+		}
+		switch {
+		case idx >= 0 && fr.root:
+			fs.elemParams = append(fs.elemParams, idx)
+		case idx >= 0 && fr.retParams:
+			fs.elemParams = append(fs.elemParams, retBase+idx)
+		default:
+			fs.unresolved = true
+		}
+		return
+	}
+	if c, ok := sl.(*ssa.Const); ok && c.IsNil() {
+		return
+	}
+	if load, ok := sl.(*ssa.UnOp); ok && load.Op == token.MUL {
+		// A captured or addressed variable holding the slice.
+		stores := storedValues(load.X, fr)
+		if len(stores) == 0 {
+			fs.unresolved = true
+		}
+		for _, b := range stores {
+			e.collectElems(b.v, b.fr, fs, depth+1)
+		}
+		return
+	}
+	els := sliceElems(sl)
+	if els == nil {
+		fs.unresolved = true
+		return
+	}
+	for _, el := range els {
+		e.collectFuncs(el, fr, fs, depth+1)
+	}
+}
+
 // localReturns gives, for a static call to a function of this package,
 // a frame of the callee bound to the call's arguments and the callee's
 // return instructions; nil otherwise.
@@ -641,6 +718,11 @@ func (e *Engine) localReturns(call *ssa.Call, fr *frame) (*frame, []*ssa.Return)
 // constructor, a func factory): each returned value is resolved in a
 // frame of the callee bound to the call's arguments.
 func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+	if e.returns >= maxReturns {
+		return false
+	}
+	e.returns++
+	defer func() { e.returns-- }()
 	cf, rets := e.localReturns(call, fr)
 	found := false
 	for _, ret := range rets {
