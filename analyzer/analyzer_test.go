@@ -58,8 +58,8 @@ func TestConfiguredSinks(t *testing.T) {
 	defer analyzer.Analyzer.Flags.Set("config", "")
 	run(t, "sinks")
 }
-func TestLibraries(t *testing.T) { run(t, "libs") }
-func TestContracts(t *testing.T) { run(t, "contracts/impl", "contracts/handlers") }
-func TestRecursion(t *testing.T) { run(t, "recursion") }
-func TestBodiless(t *testing.T)  { run(t, "bodiless") }
+func TestLibraries(t *testing.T)    { run(t, "libs") }
+func TestContracts(t *testing.T)    { run(t, "contracts/impl", "contracts/handlers") }
+func TestRecursion(t *testing.T)    { run(t, "recursion") }
+func TestBodiless(t *testing.T)     { run(t, "bodiless") }
 func TestTransactions(t *testing.T) { run(t, "txspan") }
