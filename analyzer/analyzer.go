@@ -206,7 +206,7 @@ func (a *run) analyse() {
 		Import: func(fn *types.Func) *effects.Summary {
 			var s effects.Summary
 			if a.pass.ImportObjectFact(fn, &s) {
-				return &s
+				return loaded(&s, fn)
 			}
 			return nil
 		},
@@ -231,7 +231,7 @@ func (a *run) analyse() {
 	sums := eng.Summaries(fns)
 	for _, fn := range fns {
 		if s := sums[fn]; !s.Empty() {
-			a.pass.ExportObjectFact(objs[fn], s)
+			a.pass.ExportObjectFact(objs[fn], s.Exported())
 		}
 	}
 	a.checkConversions(eng, prog, spkg, fns, sums)
@@ -243,6 +243,16 @@ func (a *run) analyse() {
 		}
 		a.checkHandler(h, eng, eng.HandlerSummary(fn))
 	}
+}
+
+// loaded decodes an imported summary. One that cannot be decoded (a
+// facts file written by another authvet version) is unprovable: calling
+// the function may do anything.
+func loaded(s *effects.Summary, fn *types.Func) *effects.Summary {
+	if err := s.Load(); err != nil {
+		return effects.Unreadable(fn.FullName(), err)
+	}
+	return s
 }
 
 // generatedFiles lists the package's generated files ("Code generated

@@ -88,7 +88,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			} else {
 				var s effects.Summary
 				if a.pass.ImportObjectFact(impl, &s) {
-					sum = &s
+					sum = loaded(&s, impl)
 				}
 			}
 			for _, e := range eng.Finalize(sum, a.module) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -99,8 +100,16 @@ func (e *Effect) Report() Position {
 	return e.Pos
 }
 
-func (e *Effect) key() string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00%s", e.Kind, e.Subject, e.Method, e.Pos, e.Report(), e.Local, e.Reason)
+// effectKey identifies an effect in a collector: two effects with the
+// same key are one, whatever their call chains.
+type effectKey struct {
+	kind, subject, method, reason string
+	pos, report                   Position
+	local                         bool
+}
+
+func (e *Effect) key() effectKey {
+	return effectKey{e.Kind, e.Subject, e.Method, e.Reason, e.Pos, e.Report(), e.Local}
 }
 
 func compareEffects(a, b *Effect) int {
@@ -172,11 +181,47 @@ type Pending struct {
 }
 
 func (p *Pending) key() string {
-	var args strings.Builder
-	for _, a := range p.Args {
-		fmt.Fprintf(&args, "%d:%s:%s:%d;", a.Handle, a.Str, a.Method, a.Param)
+	var b strings.Builder
+	num := func(n int) {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte(0)
 	}
-	return fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%v%v%v%v%d\x00%s\x00%s", p.Op, p.Kind, p.Text, p.Method, p.Param, p.Name, p.Pos, p.Discharged, p.Scoped, p.Detach, p.InTx, p.DetachIf*1000+p.ShapeArg+int(p.Dialect)*1000000, args.String(), p.Reason+map[bool]string{true: "\x00elem"}[p.Elem])
+	str := func(s string) {
+		b.WriteString(s)
+		b.WriteByte(0)
+	}
+	flag := func(f bool) {
+		if f {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	num(int(p.Op))
+	str(p.Kind)
+	str(p.Text.String())
+	str(p.Method.String())
+	num(p.Param)
+	str(p.Name)
+	str(p.Pos.File)
+	num(p.Pos.Line)
+	num(p.Pos.Col)
+	flag(p.Discharged)
+	flag(p.Scoped)
+	flag(p.Detach)
+	flag(p.InTx)
+	flag(p.Elem)
+	num(p.DetachIf)
+	num(p.ShapeArg)
+	num(int(p.Dialect))
+	str(p.Reason)
+	for _, a := range p.Args {
+		num(int(a.Handle))
+		str(a.Str.String())
+		str(a.Method.String())
+		num(a.Param)
+	}
+	return b.String()
 }
 
 // Arg is one argument of a pending interface call, as much of it as a
@@ -211,12 +256,23 @@ type Summary struct {
 	// BeginsTx: the function may return with a transaction open (a
 	// project's own Begin wrapper): its callers are inside one after it.
 	BeginsTx bool
+
+	// wire is the encoded form this summary was read from, not yet
+	// decoded (wire.go).
+	wire []byte
 }
 
 // AFact marks Summary as an analysis fact.
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
+	if s.wire != nil {
+		c := *s
+		if err := c.Load(); err != nil {
+			return err.Error()
+		}
+		s = &c
+	}
 	var b strings.Builder
 	for _, e := range s.Effects {
 		fmt.Fprintf(&b, "%s %q at %s; ", e.Kind, e.Subject, e.Pos)
@@ -244,7 +300,7 @@ const maxVia = 12
 // overflowed, and its summary collapses to one unprovable site, so no
 // input makes a walk's memory grow without bound.
 type collector struct {
-	effects  map[string]*Effect
+	effects  map[effectKey]*Effect
 	pending  map[string]*Pending
 	overflow bool
 }
@@ -261,7 +317,7 @@ func (c *collector) full() bool {
 }
 
 func newCollector() *collector {
-	return &collector{effects: map[string]*Effect{}, pending: map[string]*Pending{}}
+	return &collector{effects: map[effectKey]*Effect{}, pending: map[string]*Pending{}}
 }
 
 // clipVia keeps the first calls of a chain and its last.
@@ -328,6 +384,7 @@ func (c *collector) sorted() *Summary {
 		s.Pending = append(s.Pending, *p)
 	}
 	slices.SortFunc(s.Effects, func(a, b Effect) int { return compareEffects(&a, &b) })
+	s.Effects = capUnprovable(s.Effects, func(e *Effect) Position { return e.Report() })
 	slices.SortFunc(s.Pending, func(a, b Pending) int {
 		if c := comparePos(a.Pos, b.Pos); c != 0 {
 			return c
@@ -335,6 +392,55 @@ func (c *collector) sorted() *Summary {
 		return cmp.Compare(a.key(), b.key())
 	})
 	return s
+}
+
+// maxUnprovable bounds the unprovable sites kept per call: every
+// unprovable site one call reaches makes a single diagnostic at that
+// call (the rest are its related information), so past a few, more
+// sites add bytes and no finding.
+const maxUnprovable = 3
+
+// capUnprovable keeps, of effects sorted canonically, at most
+// maxUnprovable unprovable sites per group (the position group returns,
+// whether the site counts only locally, and its module). Everything else
+// is kept.
+func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
+	type key struct {
+		at     Position
+		local  bool
+		module string
+	}
+	n := map[key]int{}
+	out := effs[:0]
+	for i := range effs {
+		e := &effs[i]
+		if e.Kind == Unprovable {
+			k := key{group(e), e.Local, e.Module}
+			if n[k] >= maxUnprovable {
+				continue
+			}
+			n[k]++
+		}
+		out = append(out, *e)
+	}
+	return out
+}
+
+// Exported is the summary as callers in other packages need it. Every
+// effect a caller lifts from it is reported at the caller's call, so a
+// few unprovable sites stand for all of them (per module, and apart
+// from those that count only locally): a dependency whose methods reach
+// hundreds of unresolvable calls exports a handful of sites each, not
+// every one, and the facts of a module stay small (facts are re-exported
+// by every importer).
+func (s *Summary) Exported() *Summary {
+	if s == nil {
+		return nil
+	}
+	out := *s
+	out.Effects = capUnprovable(slices.Clone(s.Effects), func(*Effect) Position { return Position{} })
+	out.Returned = s.Returned.Exported()
+	return &out
 }
 
 // collapsed is a summary past the bounds: one unprovable site. If nothing

@@ -81,7 +81,8 @@ type Engine struct {
 	callbacks int // callbacks being resolved inside one another
 	returns   int // helpers' returns being followed inside one another
 	txFlows   map[*ssa.Function]*txFlow
-	converted []types.Type // concrete types the package converts to interfaces
+	converted []types.Type                  // concrete types the package converts to interfaces
+	impls     map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
 	// hatch covers.
 	scopedStmt int

@@ -104,6 +104,30 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 	if !closed {
 		return false
 	}
+	impls := e.closedImpls(n, it)
+	if len(impls) > maxTargets {
+		return false
+	}
+	for _, impl := range impls {
+		if e.delegates(impl, m) {
+			continue // it forwards to another implementation, walked in its own right
+		}
+		obj, fn := e.methodOf(impl, m.Name())
+		if obj == nil {
+			return false
+		}
+		e.callObjOrWrapper(obj, fn, append([]binding{{}}, args...), pos, fr, out)
+	}
+	return true
+}
+
+// closedImpls lists the package's implementations of its own closed
+// interface n: its named types (and pointers to them), and the types
+// its code converts to an interface.
+func (e *Engine) closedImpls(n *types.Named, it *types.Interface) []types.Type {
+	if impls, ok := e.impls[n]; ok {
+		return impls
+	}
 	var impls []types.Type
 	seen := map[types.Type]bool{}
 	consider := func(cands ...types.Type) {
@@ -125,33 +149,17 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 	for _, t := range e.convertedTypes() {
 		consider(t)
 	}
-	if len(impls) > maxTargets {
-		return false
+	if e.impls == nil {
+		e.impls = map[*types.Named][]types.Type{}
 	}
-	for _, impl := range impls {
-		if delegates(impl, m.Name()) {
-			continue // it forwards to another implementation, walked in its own right
-		}
-		obj, fn := e.methodOf(impl, m.Name())
-		if obj == nil {
-			return false
-		}
-		e.callObjOrWrapper(obj, fn, append([]binding{{}}, args...), pos, fr, out)
-	}
-	return true
+	e.impls[n] = impls
+	return impls
 }
 
-// delegates reports whether method name of t is promoted from an
-// embedded interface (a decorator forwarding to what it wraps).
-func delegates(t types.Type, name string) bool {
-	sel := types.NewMethodSet(t).Lookup(nil, name)
-	if sel == nil {
-		for i := 0; i < types.NewMethodSet(t).Len(); i++ {
-			if s := types.NewMethodSet(t).At(i); s.Obj().Name() == name {
-				sel = s
-			}
-		}
-	}
+// delegates reports whether method m of t is promoted from an embedded
+// interface (a decorator forwarding to what it wraps).
+func (e *Engine) delegates(t types.Type, m *types.Func) bool {
+	sel := e.Prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
 	if sel == nil || len(sel.Index()) < 2 {
 		return false
 	}

@@ -1,0 +1,101 @@
+package effects
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// factBox stands in for unitchecker's fact list: a summary behind an
+// interface, as gob sees it there.
+type factBox struct{ Fact any }
+
+func init() { gob.Register(new(Summary)) }
+
+func encodeFact(t *testing.T, s *Summary) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(factBox{s}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func decodeFact(t *testing.T, data []byte) *Summary {
+	t.Helper()
+	var box factBox
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&box); err != nil {
+		t.Fatal(err)
+	}
+	return box.Fact.(*Summary)
+}
+
+func TestSummaryWire(t *testing.T) {
+	in := &Summary{
+		Effects: []Effect{{Kind: Write, Subject: "payouts", Pos: Position{"a.go", 3, 4}, Via: []Position{{"b.go", 1, 2}}}},
+		Pending: []Pending{{Op: OpSQL, Text: paramStr(0), Args: []Arg{{Handle: 1, Str: litStr("x")}}}},
+		Returned: &Summary{
+			Effects: []Effect{{Kind: Outbound, Subject: "https://api.example/", Pos: Position{"c.go", 5, 6}}},
+		},
+		ReturnedIndex: 1,
+		ReqWrites:     []int{2},
+		BeginsTx:      true,
+	}
+	data := encodeFact(t, in)
+	got := decodeFact(t, data)
+	if got.wire == nil || len(got.Effects) != 0 {
+		t.Fatalf("decoding should keep the bytes and decode nothing yet: %+v", got)
+	}
+	// Re-exported without being read, the fact is the same bytes.
+	if again := encodeFact(t, got); !bytes.Equal(again, data) {
+		t.Errorf("re-encoding an undecoded summary changed it (%d bytes, want %d)", len(again), len(data))
+	}
+	if err := got.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, in) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, in)
+	}
+}
+
+func TestSummaryWireCorrupt(t *testing.T) {
+	s := &Summary{wire: []byte("not a summary")}
+	err := s.Load()
+	if err == nil || !strings.Contains(err.Error(), "corrupt effect summary fact") {
+		t.Fatalf("Load of garbage: err = %v", err)
+	}
+	u := Unreadable("p.F", err)
+	if len(u.Effects) != 1 || u.Effects[0].Kind != Unprovable {
+		t.Errorf("an unreadable summary must be one unprovable site: %+v", u)
+	}
+}
+
+func TestExportedCapsUnprovable(t *testing.T) {
+	var s Summary
+	for i := 1; i <= 10; i++ {
+		s.Effects = append(s.Effects, Effect{Kind: Unprovable, Reason: "r", Pos: Position{"a.go", i, 1}, Module: "m"})
+	}
+	s.Effects = append(s.Effects,
+		Effect{Kind: Unprovable, Reason: "local", Pos: Position{"a.go", 20, 1}, Module: "m", Local: true},
+		Effect{Kind: Write, Subject: "t", Pos: Position{"a.go", 30, 1}})
+	out := s.Exported()
+	var unprov, local, writes int
+	for _, e := range out.Effects {
+		switch {
+		case e.Kind == Write:
+			writes++
+		case e.Local:
+			local++
+		default:
+			unprov++
+		}
+	}
+	if unprov != maxUnprovable || local != 1 || writes != 1 {
+		t.Errorf("Exported kept %d unprovable, %d local, %d writes; want %d, 1, 1", unprov, local, writes, maxUnprovable)
+	}
+	if len(s.Effects) != 12 {
+		t.Errorf("Exported changed the summary it was called on")
+	}
+}
