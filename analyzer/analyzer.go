@@ -274,7 +274,15 @@ func engineOptions(cfg *config.Config) effects.Options {
 		if s.Recv != "" {
 			key = s.PkgPath + "." + s.Recv + "." + s.Name
 		}
-		o.Sinks[key] = effects.Sink{Effect: s.Effect, SubjectArg: s.SubjectArg}
+		o.Sinks[key] = effects.Sink{Effect: s.Effect, SubjectArg: s.SubjectArg, Subject: s.Subject, Method: s.Method, Safe: s.Safe}
+	}
+	if len(cfg.Clients) > 0 {
+		o.Client = func(pkg string) string {
+			if c := cfg.ClientFor(pkg); c != nil {
+				return c.Outbound
+			}
+			return ""
+		}
 	}
 	for _, b := range cfg.BenignInterfaces {
 		o.Benign[b] = true

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/authvet/authvet/grant/urlprefix"
 )
 
 // FileName is the name of the configuration file looked up by Find.
@@ -27,12 +29,17 @@ const (
 	EffectWebhook  = "webhook"
 	EffectWrite    = "write"
 	EffectOutbound = "outbound"
+	// EffectNone declares that a function has no effect in authvet's
+	// vocabulary: a model like any other sink, so its body is not
+	// analysed.
+	EffectNone = "none"
 )
 
 // Config is a parsed authvet.yaml.
 type Config struct {
 	TenantColumns    []string // default []string{"tenant_id"} when the key is absent; lower-cased
 	Sinks            []Sink
+	Clients          []Client
 	BenignInterfaces []string // fully qualified: "example.com/shop/obs.Logger"
 	Hash             string   // hex sha256 of the file's bytes ("" for the default config)
 	Path             string   // file it came from ("" for default)
@@ -41,12 +48,51 @@ type Config struct {
 // Sink is an in-house effect API.
 type Sink struct {
 	Func       string // "example.com/shop/queue.Enqueue" or "example.com/shop/hooks.(*Bus).Dispatch" or "example.com/shop/hooks.Bus.Dispatch"
-	Effect     string // job | webhook | write | outbound
-	SubjectArg int    // 0-based, receiver not counted
+	Effect     string // job | webhook | write | outbound | none
+	SubjectArg int    // 0-based, receiver not counted; -1 when Subject is set (or the effect is none)
+	Subject    string // a constant subject instead of SubjectArg
+	Method     string // outbound only: the HTTP method it sends ("" when not declared)
+	Safe       bool   // outbound only: it reads, whatever its method
 	Line       int    // line in the file, for error messages
 	// parsed parts of Func:
 	PkgPath, Recv, Name string // Recv is "" for functions, "Bus" for methods (pointer or not)
 	PtrRecv             bool
+}
+
+// Client is an SDK whose base URL is runtime configuration: every
+// outbound call made inside the packages its patterns match, whose URL
+// the analysis cannot read, goes under Outbound (provenance declared).
+type Client struct {
+	Packages []string // "example.com/sdk" or "example.com/sdk/..."
+	Outbound string   // a URL prefix, "https://api.stripe.com/"
+	Line     int
+}
+
+// Matches reports whether the package path is one of c's packages.
+func (c *Client) Matches(pkgPath string) bool {
+	for _, p := range c.Packages {
+		if rest, ok := strings.CutSuffix(p, "/..."); ok {
+			if pkgPath == rest || strings.HasPrefix(pkgPath, rest+"/") {
+				return true
+			}
+		} else if pkgPath == p {
+			return true
+		}
+	}
+	return false
+}
+
+// ClientFor returns the client whose packages include pkgPath, or nil.
+func (c *Config) ClientFor(pkgPath string) *Client {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Clients {
+		if c.Clients[i].Matches(pkgPath) {
+			return &c.Clients[i]
+		}
+	}
+	return nil
 }
 
 // Error is a configuration error at a line of a file.
@@ -73,12 +119,14 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.err }
 
 var (
-	validTopKeys  = []string{"tenant_columns", "sinks", "benign_interfaces", "policy"}
-	validSinkKeys = []string{"func", "effect", "subject_arg"}
-	validEffects  = []string{EffectJob, EffectWebhook, EffectWrite, EffectOutbound}
-	columnRE      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	versionRE     = regexp.MustCompile(`^v[0-9]+$`)
-	yamlLineRE    = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
+	validTopKeys    = []string{"tenant_columns", "sinks", "clients", "benign_interfaces", "policy"}
+	validSinkKeys   = []string{"func", "effect", "subject_arg", "subject", "method", "safe"}
+	validClientKeys = []string{"packages", "outbound"}
+	validEffects    = []string{EffectJob, EffectWebhook, EffectWrite, EffectOutbound, EffectNone}
+	methodRE        = regexp.MustCompile(`^[A-Z]+$`)
+	columnRE        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	versionRE       = regexp.MustCompile(`^v[0-9]+$`)
+	yamlLineRE      = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
 )
 
 // Default returns the configuration used when there is no authvet.yaml.
@@ -266,6 +314,12 @@ func (p *parser) top(cfg *Config, root *yaml.Node) error {
 				return err
 			}
 			cfg.Sinks = sinks
+		case "clients":
+			clients, err := p.clients(v)
+			if err != nil {
+				return err
+			}
+			cfg.Clients = clients
 		case "benign_interfaces":
 			b, err := p.benign(v)
 			if err != nil {
@@ -307,16 +361,17 @@ func (p *parser) sinks(v *yaml.Node) ([]Sink, error) {
 		return nil, nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		return nil, p.errorf(v.Line, "sinks: expected a list of sinks (each with func, effect, subject_arg)")
+		return nil, p.errorf(v.Line, "sinks: expected a list of sinks (each with func, effect, and subject_arg or subject)")
 	}
 	var sinks []Sink
 	firstLine := map[string]int{}
 	for _, e := range v.Content {
 		e = deref(e)
 		if e.Kind != yaml.MappingNode {
-			return nil, p.errorf(e.Line, "sinks: expected a mapping with keys func, effect, subject_arg")
+			return nil, p.errorf(e.Line, "sinks: expected a mapping with keys %s", strings.Join(validSinkKeys, ", "))
 		}
 		s := Sink{Line: e.Line, SubjectArg: -1}
+		hasSubject, hasMethod, hasSafe := false, false, false
 		err := p.entries(e, "sinks: ", validSinkKeys, func(key string, k, val *yaml.Node) error {
 			switch key {
 			case "func":
@@ -339,18 +394,46 @@ func (p *parser) sinks(v *yaml.Node) ([]Sink, error) {
 					return p.errorf(val.Line, "sinks: subject_arg: expected an argument index (an integer >= 0, receiver not counted), got %s", describe(val))
 				}
 				s.SubjectArg = n
+			case "subject":
+				if !isString(val) || strings.TrimSpace(val.Value) == "" {
+					return p.errorf(val.Line, "sinks: subject: expected a constant subject (a table, URL, job kind or topic), got %s", describe(val))
+				}
+				s.Subject, hasSubject = val.Value, true
+			case "method":
+				if !isString(val) || !methodRE.MatchString(val.Value) {
+					return p.errorf(val.Line, "sinks: method: expected an HTTP method in capitals such as POST, got %s", describe(val))
+				}
+				s.Method, hasMethod = val.Value, true
+			case "safe":
+				if val.Kind != yaml.ScalarNode || val.ShortTag() != "!!bool" || val.Decode(&s.Safe) != nil {
+					return p.errorf(val.Line, "sinks: safe: expected true or false, got %s", describe(val))
+				}
+				hasSafe = true
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		for _, req := range validSinkKeys {
-			missing := (req == "func" && s.Func == "") ||
-				(req == "effect" && s.Effect == "") ||
-				(req == "subject_arg" && s.SubjectArg < 0)
-			if missing {
-				return nil, p.errorf(e.Line, "sinks: missing required key %q", req)
+		if s.Func == "" {
+			return nil, p.errorf(e.Line, "sinks: missing required key %q", "func")
+		}
+		if s.Effect == "" {
+			return nil, p.errorf(e.Line, "sinks: missing required key %q", "effect")
+		}
+		switch {
+		case s.Effect == EffectNone && (s.SubjectArg >= 0 || hasSubject):
+			return nil, p.errorf(e.Line, "sinks: %s: effect none takes no subject_arg or subject", s.Func)
+		case s.Effect != EffectNone && s.SubjectArg >= 0 && hasSubject:
+			return nil, p.errorf(e.Line, "sinks: %s: give subject_arg or subject, not both", s.Func)
+		case s.Effect != EffectNone && s.SubjectArg < 0 && !hasSubject:
+			return nil, p.errorf(e.Line, "sinks: missing required key %q (or a constant %q)", "subject_arg", "subject")
+		case (hasMethod || hasSafe) && s.Effect != EffectOutbound:
+			return nil, p.errorf(e.Line, "sinks: %s: method and safe apply to outbound sinks only", s.Func)
+		}
+		if hasSubject && s.Effect == EffectOutbound {
+			if _, err := urlprefix.Read(s.Subject, true); err != nil {
+				return nil, p.errorf(e.Line, "sinks: %s: subject %q: %v", s.Func, s.Subject, err)
 			}
 		}
 		key := s.key()
@@ -361,6 +444,65 @@ func (p *parser) sinks(v *yaml.Node) ([]Sink, error) {
 		sinks = append(sinks, s)
 	}
 	return sinks, nil
+}
+
+func (p *parser) clients(v *yaml.Node) ([]Client, error) {
+	if isNull(v) {
+		return nil, nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil, p.errorf(v.Line, "clients: expected a list of clients (each with packages and outbound)")
+	}
+	var out []Client
+	for _, e := range v.Content {
+		e = deref(e)
+		if e.Kind != yaml.MappingNode {
+			return nil, p.errorf(e.Line, "clients: expected a mapping with keys packages, outbound")
+		}
+		c := Client{Line: e.Line}
+		err := p.entries(e, "clients: ", validClientKeys, func(key string, k, val *yaml.Node) error {
+			switch key {
+			case "packages":
+				if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
+					return p.errorf(val.Line, "clients: packages: expected a list of package paths or patterns ending in /...")
+				}
+				for _, pe := range val.Content {
+					pe = deref(pe)
+					if !isString(pe) {
+						return p.errorf(pe.Line, "clients: packages: %s is not a package path", describe(pe))
+					}
+					if err := checkPkgPath(strings.TrimSuffix(pe.Value, "/...")); err != nil || strings.Contains(strings.TrimSuffix(pe.Value, "/..."), "...") {
+						if err == nil {
+							err = errors.New(`"..." is allowed only as a final "/..."`)
+						}
+						return p.errorf(pe.Line, "clients: packages: %q: %v", pe.Value, err)
+					}
+					c.Packages = append(c.Packages, pe.Value)
+				}
+			case "outbound":
+				if !isString(val) {
+					return p.errorf(val.Line, "clients: outbound: expected a URL prefix such as https://api.stripe.com/, got %s", describe(val))
+				}
+				prefix, err := urlprefix.Read(val.Value, true)
+				if err != nil {
+					return p.errorf(val.Line, "clients: outbound %q: %v", val.Value, err)
+				}
+				c.Outbound = prefix
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Packages) == 0 {
+			return nil, p.errorf(e.Line, "clients: missing required key %q", "packages")
+		}
+		if c.Outbound == "" {
+			return nil, p.errorf(e.Line, "clients: missing required key %q", "outbound")
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 func (p *parser) benign(v *yaml.Node) ([]string, error) {

@@ -23,6 +23,18 @@ sinks:
   - func: gopkg.in/yaml.v3.Marshal
     effect: outbound
     subject_arg: 0
+  - func: github.com/shurcooL/githubv4.(*Client).Mutate
+    effect: outbound
+    subject: "https://api.github.com/graphql"
+    method: POST
+  - func: github.com/shurcooL/githubv4.(*Client).Query
+    effect: outbound
+    subject: "https://api.github.com/graphql"
+    safe: true
+  - {func: example.com/shop/cache.Set, effect: none}
+clients:
+  - packages: [github.com/stripe/stripe-go/v82/..., example.com/pay]
+    outbound: "https://api.stripe.com/"
 benign_interfaces:
   - example.com/shop/obs.Logger
   - gopkg.in/yaml.v3.Marshaler
@@ -45,9 +57,33 @@ func TestParseFull(t *testing.T) {
 			PkgPath: "example.com/shop/db", Recv: "Store", Name: "Exec"},
 		{Func: "gopkg.in/yaml.v3.Marshal", Effect: "outbound", SubjectArg: 0, Line: 11,
 			PkgPath: "gopkg.in/yaml.v3", Name: "Marshal"},
+		{Func: "github.com/shurcooL/githubv4.(*Client).Mutate", Effect: "outbound", SubjectArg: -1, Line: 14,
+			Subject: "https://api.github.com/graphql", Method: "POST",
+			PkgPath: "github.com/shurcooL/githubv4", Recv: "Client", Name: "Mutate", PtrRecv: true},
+		{Func: "github.com/shurcooL/githubv4.(*Client).Query", Effect: "outbound", SubjectArg: -1, Line: 18,
+			Subject: "https://api.github.com/graphql", Safe: true,
+			PkgPath: "github.com/shurcooL/githubv4", Recv: "Client", Name: "Query", PtrRecv: true},
+		{Func: "example.com/shop/cache.Set", Effect: "none", SubjectArg: -1, Line: 22,
+			PkgPath: "example.com/shop/cache", Name: "Set"},
 	}
 	if !reflect.DeepEqual(c.Sinks, want) {
 		t.Errorf("Sinks =\n%+v\nwant\n%+v", c.Sinks, want)
+	}
+	wantClients := []Client{{Packages: []string{"github.com/stripe/stripe-go/v82/...", "example.com/pay"}, Outbound: "https://api.stripe.com/", Line: 24}}
+	if !reflect.DeepEqual(c.Clients, wantClients) {
+		t.Errorf("Clients =\n%+v\nwant\n%+v", c.Clients, wantClients)
+	}
+	for pkg, want := range map[string]bool{
+		"github.com/stripe/stripe-go/v82":          true,
+		"github.com/stripe/stripe-go/v82/refund":   true,
+		"github.com/stripe/stripe-go/v820":         false,
+		"example.com/pay":                          true,
+		"example.com/pay/internal":                 false,
+		"github.com/stripe/stripe-go/v81/customer": false,
+	} {
+		if got := c.ClientFor(pkg) != nil; got != want {
+			t.Errorf("ClientFor(%q) = %v, want %v", pkg, got, want)
+		}
 	}
 	if want := []string{"example.com/shop/obs.Logger", "gopkg.in/yaml.v3.Marshaler"}; !reflect.DeepEqual(c.BenignInterfaces, want) {
 		t.Errorf("BenignInterfaces = %q, want %q", c.BenignInterfaces, want)
@@ -114,7 +150,7 @@ func TestParseErrors(t *testing.T) {
 		msg        string
 	}{
 		{"unknown top key", "tenant_columns: [a]\nsink: []\n", 2,
-			`unknown key "sink" (valid keys: tenant_columns, sinks, benign_interfaces, policy)`},
+			`unknown key "sink" (valid keys: tenant_columns, sinks, clients, benign_interfaces, policy)`},
 		{"duplicate top key", "sinks: []\ntenant_columns: [a]\nsinks: []\n", 3, `duplicate key "sinks" (first at line 1)`},
 		{"policy", "tenant_columns: [a]\npolicy:\n  rules: []\n", 2,
 			"policy is not supported by this version of authvet; remove it (see README)"},
@@ -131,13 +167,35 @@ func TestParseErrors(t *testing.T) {
 		{"column list", "tenant_columns: [[a]]\n", 1, "a list is not a column name"},
 		{"sinks scalar", "sinks: queue.Enqueue\n", 1, "sinks: expected a list of sinks"},
 		{"sink scalar", "sinks:\n  - queue.Enqueue\n", 2, "sinks: expected a mapping with keys func, effect, subject_arg"},
-		{"sink unknown key", "sinks:\n  - func: a/b.C\n    effect: job\n    subject: 1\n", 4,
-			`unknown key "subject" in sinks (valid keys: func, effect, subject_arg)`},
+		{"sink unknown key", "sinks:\n  - func: a/b.C\n    effect: job\n    topic: x\n", 4,
+			`unknown key "topic" in sinks (valid keys: func, effect, subject_arg, subject, method, safe)`},
+		{"sink subject not a string", "sinks:\n  - func: a/b.C\n    effect: job\n    subject: [x]\n", 4,
+			`sinks: subject: expected a constant subject`},
+		{"sink subject and subject_arg", "sinks:\n  - func: a/b.C\n    effect: job\n    subject: x\n    subject_arg: 0\n", 2,
+			`sinks: a/b.C: give subject_arg or subject, not both`},
+		{"sink none with subject", "sinks:\n  - func: a/b.C\n    effect: none\n    subject_arg: 0\n", 2,
+			`sinks: a/b.C: effect none takes no subject_arg or subject`},
+		{"sink method on a job", "sinks:\n  - func: a/b.C\n    effect: job\n    subject: x\n    method: POST\n", 2,
+			`sinks: a/b.C: method and safe apply to outbound sinks only`},
+		{"sink lower-case method", "sinks:\n  - func: a/b.C\n    effect: outbound\n    subject: https://x.example/\n    method: post\n", 5,
+			`sinks: method: expected an HTTP method in capitals`},
+		{"sink safe not bool", "sinks:\n  - func: a/b.C\n    effect: outbound\n    subject: https://x.example/\n    safe: yes please\n", 5,
+			`sinks: safe: expected true or false`},
+		{"sink outbound subject not a URL", "sinks:\n  - func: a/b.C\n    effect: outbound\n    subject: api.example\n", 2,
+			`sinks: a/b.C: subject "api.example"`},
+		{"clients not a list", "clients: x\n", 1, "clients: expected a list of clients"},
+		{"client unknown key", "clients:\n  - packages: [a/b]\n    outbound: https://x.example/\n    url: y\n", 4,
+			`unknown key "url" in clients (valid keys: packages, outbound)`},
+		{"client missing outbound", "clients:\n  - packages: [a/b]\n", 2, `clients: missing required key "outbound"`},
+		{"client missing packages", "clients:\n  - outbound: https://x.example/\n", 2, `clients: missing required key "packages"`},
+		{"client empty packages", "clients:\n  - packages: []\n    outbound: https://x.example/\n", 2, "clients: packages: expected a list"},
+		{"client bad pattern", "clients:\n  - packages: [a/.../b]\n    outbound: https://x.example/\n", 2, `clients: packages: "a/.../b"`},
+		{"client bad prefix", "clients:\n  - packages: [a/b]\n    outbound: ftp://x.example/\n", 3, `clients: outbound "ftp://x.example/"`},
 		{"sink duplicate key", "sinks:\n  - func: a/b.C\n    effect: job\n    effect: write\n    subject_arg: 0\n", 4,
 			`duplicate key "effect" in sinks (first at line 3)`},
 		{"sink missing func", "sinks:\n  - effect: job\n    subject_arg: 0\n", 2, `sinks: missing required key "func"`},
 		{"sink missing effect", "sinks:\n  - func: a/b.C\n    subject_arg: 0\n", 2, `sinks: missing required key "effect"`},
-		{"sink missing subject_arg", "sinks:\n\n  - func: a/b.C\n    effect: job\n", 3, `sinks: missing required key "subject_arg"`},
+		{"sink missing subject_arg", "sinks:\n\n  - func: a/b.C\n    effect: job\n", 3, `sinks: missing required key "subject_arg" (or a constant "subject")`},
 		{"func empty", "sinks:\n  - func: \"\"\n    effect: job\n    subject_arg: 0\n", 2, "sinks: func: expected a qualified function name"},
 		{"func list", "sinks:\n  - func: [a]\n    effect: job\n    subject_arg: 0\n", 2, "sinks: func: expected a qualified function name"},
 		{"func no dot", "sinks:\n  - func: example.com/shop/queue\n    effect: job\n    subject_arg: 0\n", 2, `sinks: func "example.com/shop/queue": want pkgpath.Name`},
@@ -205,7 +263,7 @@ func TestErrorString(t *testing.T) {
 		}
 	}
 	_, err := Parse("authvet.yaml", []byte("tenant_columns: [a]\nsink: []\n"))
-	want := `authvet.yaml:2: unknown key "sink" (valid keys: tenant_columns, sinks, benign_interfaces, policy)`
+	want := `authvet.yaml:2: unknown key "sink" (valid keys: tenant_columns, sinks, clients, benign_interfaces, policy)`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}

@@ -490,6 +490,7 @@ func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *f
 	case p.Reason != "":
 		eff := e.unprovable(pos, p.Reason, p.fix())
 		eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
+		eff.Egress, eff.Pkg = p.Pkg != "", p.Pkg
 		sub.add(eff)
 	}
 	sub = relocate(sub, e.pos(pos), p)
@@ -625,7 +626,7 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 					continue
 				}
 				if !p.Discharged && p.Reason != "" {
-					out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module})
+					out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module, Egress: p.Pkg != "", Pkg: p.Pkg})
 				}
 			case OpCallParam:
 				if !p.Discharged {
@@ -656,7 +657,21 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 		out.add(Effect{Kind: Unprovable, Reason: fmt.Sprintf("reaches more than %d effect sites, past the analysis bound", maxCollect),
 			Fix: "split the handler, or declare what its calls do with //agent:effect", Module: module})
 	}
-	return unsafeSideWins(out.sorted().Effects)
+	effs := out.sorted().Effects
+	if e.Opts.Client != nil {
+		for i := range effs {
+			eff := &effs[i]
+			if eff.Kind != Unprovable || !eff.Egress {
+				continue
+			}
+			if prefix := e.Opts.Client(eff.Pkg); prefix != "" {
+				// A configured SDK client: the URL it cannot read goes
+				// under the declared prefix; the method stays as proved.
+				eff.Kind, eff.Subject, eff.Reason, eff.Fix, eff.Provenance, eff.Egress = Outbound, prefix, "", "", Declared, false
+			}
+		}
+	}
+	return unsafeSideWins(effs)
 }
 
 // unsafeSideWins drops a bounded write that an unbounded write of the same
@@ -736,9 +751,8 @@ func qualifiedName(t types.Type) string {
 // configuredSink is a sink from authvet.yaml: the configured effect
 // stands for everything the function does.
 func (e *Engine) configuredSink(s Sink, c *callSite) {
-	i := s.SubjectArg
-	if c.fn.Signature().Recv() != nil {
-		i++
+	if s.Effect == "none" {
+		return // declared effect-free: the configuration stands for the body
 	}
 	op := OpSubject
 	switch s.Effect {
@@ -747,7 +761,20 @@ func (e *Engine) configuredSink(s Sink, c *callSite) {
 	case Outbound:
 		op = OpURL
 	}
-	c.emit(Pending{Op: op, Kind: s.Effect, Text: c.str(i, handleString)})
+	p := Pending{Op: op, Kind: s.Effect, Safe: s.Safe}
+	if s.Method != "" {
+		p.Method = litStr(s.Method)
+	}
+	if s.SubjectArg < 0 {
+		p.Text, p.Prov = litStr(s.Subject), Declared
+	} else {
+		i := s.SubjectArg
+		if c.fn.Signature().Recv() != nil {
+			i++
+		}
+		p.Text = c.str(i, handleString)
+	}
+	c.emit(p)
 	// An in-house queue that takes no transaction handle cannot join the
 	// transaction it is called in.
 	if s.Effect == Job {

@@ -89,6 +89,15 @@ type Effect struct {
 	// wherever it is reached (SPEC §4.1).
 	Module string
 	Local  bool
+
+	// Egress (unprovable): the site sends a request whose URL the
+	// analysis cannot read, from code in package Pkg; a configured
+	// client for that package declares where it goes.
+	Egress bool
+	Pkg    string
+	// Safe (outbound): the call only reads, whatever its method (a
+	// configured sink's safe: true).
+	Safe bool
 }
 
 // Report is where a diagnostic about e belongs in the function whose
@@ -174,6 +183,8 @@ type Pending struct {
 	Pos     Position
 	Via     []Position
 	Module  string // module whose code holds the site
+	Pkg     string // a request's site (OpURL, or a client or transport handed in): package whose code holds it
+	Safe    bool   // OpURL: the call only reads, whatever its method
 
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
@@ -211,6 +222,7 @@ func (p *Pending) key() string {
 	flag(p.Detach)
 	flag(p.InTx)
 	flag(p.Elem)
+	flag(p.Safe)
 	num(p.DetachIf)
 	num(p.ShapeArg)
 	num(int(p.Dialect))
@@ -409,13 +421,15 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 		at     Position
 		local  bool
 		module string
+		egress bool
+		pkg    string
 	}
 	n := map[key]int{}
 	out := effs[:0]
 	for i := range effs {
 		e := &effs[i]
 		if e.Kind == Unprovable {
-			k := key{group(e), e.Local, e.Module}
+			k := key{group(e), e.Local, e.Module, e.Egress, e.Pkg}
 			if n[k] >= maxUnprovable {
 				continue
 			}

@@ -13,12 +13,18 @@ type Options struct {
 	TenantColumns []string        // columns whose binding to a parameter scopes a query
 	Sinks         map[string]Sink // configured in-house sinks, by FuncKey
 	Benign        map[string]bool // extra benign interfaces, "pkgpath.Name"
+	// Client returns the URL prefix configured for requests sent from
+	// package pkg whose URL the analysis cannot read ("" for none).
+	Client func(pkg string) string
 }
 
 // Sink is a configured in-house effect API.
 type Sink struct {
-	Effect     string // job, webhook, write (SQL text) or outbound (URL)
-	SubjectArg int    // 0-based, receiver not counted
+	Effect     string // job, webhook, write (SQL text), outbound (URL) or none
+	SubjectArg int    // 0-based, receiver not counted; -1: Subject
+	Subject    string // a constant subject
+	Method     string // outbound: the HTTP method it sends
+	Safe       bool   // outbound: it only reads, whatever its method
 }
 
 // Hatch is an //agent:effect directive attached to the statement spanning

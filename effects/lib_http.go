@@ -68,11 +68,11 @@ func roundTripper(c *callSite) {
 			// A transport handed in: the caller knows which.
 			c.out.addPending(Pending{Op: OpCallMethod, Param: mustRootParam(b), Name: "RoundTrip",
 				Reason: "sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
-				Args:   []Arg{c.e.recordArg(c.args[1])}, Pos: c.e.pos(c.pos), Module: c.e.Module})
+				Args:   []Arg{c.e.recordArg(c.args[1])}, Pos: c.e.pos(c.pos), Module: c.e.Module, Pkg: c.pkgPath()})
 			return
 		}
 	}
-	c.unprovable("sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
+	c.egress("sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
 		`build the transport where the analysis sees it, or declare the call with //agent:effect outbound("...")`)
 }
 
@@ -90,7 +90,7 @@ func (c *callSite) viaClient(send model) {
 	if b := follow(c.args[0]); b.live() {
 		if idx, ok := rootParam(b); ok {
 			// A client handed in: the caller may see how it was built.
-			p := Pending{Op: OpCallMethod, Param: idx, Name: c.fn.Name(), Reason: clientUnseen, Fix: clientFix, Pos: c.e.pos(c.pos), Module: c.e.Module}
+			p := Pending{Op: OpCallMethod, Param: idx, Name: c.fn.Name(), Reason: clientUnseen, Fix: clientFix, Pos: c.e.pos(c.pos), Module: c.e.Module, Pkg: c.pkgPath()}
 			for _, a := range c.args[1:] {
 				p.Args = append(p.Args, c.e.recordArg(a))
 			}
@@ -101,7 +101,7 @@ func (c *callSite) viaClient(send model) {
 	transports, ok := c.e.clientTransports(c.args[0])
 
 	if !ok {
-		c.unprovable(clientUnseen, clientFix)
+		c.egress(clientUnseen, clientFix)
 		return
 	}
 	std := len(transports) == 0
@@ -115,7 +115,7 @@ func (c *callSite) viaClient(send model) {
 			req = c.args[1]
 		}
 		if !c.e.callMethodOn(binding{v: t.x, fr: t.fr}, "RoundTrip", []binding{req}, c.pos, c.fr, c.out) {
-			c.unprovable("sends a request through an http.RoundTripper the analysis cannot resolve",
+			c.egress("sends a request through an http.RoundTripper the analysis cannot resolve",
 				`declare the call with //agent:effect outbound("...")`)
 		}
 	}

@@ -310,7 +310,26 @@ func (c *callSite) value(i int) (ssa.Value, *frame, bool) {
 // emit adds a site of this call.
 func (c *callSite) emit(p Pending) {
 	p.Pos, p.Module = c.e.pos(c.pos), c.e.Module
+	if p.Op == OpURL {
+		p.Pkg = c.pkgPath()
+	}
 	c.e.emit(p, c.out)
+}
+
+// pkgPath is the path of the package whose code holds the call.
+func (c *callSite) pkgPath() string {
+	if c.e.Pkg == nil {
+		return ""
+	}
+	return c.e.Pkg.Path()
+}
+
+// egress adds an unprovable request at this call: where it goes is not
+// known, unless a configured client declares it for this package.
+func (c *callSite) egress(reason, fix string) {
+	eff := c.e.unprovable(c.pos, reason, fix)
+	eff.Egress, eff.Pkg = true, c.pkgPath()
+	c.out.add(eff)
 }
 
 // add adds an effect at this call.

@@ -30,26 +30,35 @@ func (e *Engine) resolve(p Pending) []Effect {
 		eff.Kind, eff.Reason, eff.Fix, eff.Provenance = Unprovable, reason, fix, ""
 		out = append(out, eff)
 	}
+	// A request whose URL cannot be read: a configured client for the
+	// package that sends it may declare where it goes (Finalize).
+	egress := func(reason, fix string) {
+		before := len(out)
+		unprovable(reason, fix)
+		for i := before; i < len(out); i++ {
+			out[i].Egress, out[i].Pkg, out[i].Method = true, p.Pkg, constantMethod(p.Method)
+		}
+	}
 	for _, t := range p.Text.texts() {
 		switch p.Op {
 		case OpSQL:
 			e.resolveSQL(t, p.Scoped, sqltext.Dialect(p.Dialect), add, unprovable)
 		case OpURL:
 			if t.Text == "" && !t.Complete {
-				unprovable("calls out to a URL that is not constant",
+				egress("calls out to a URL that is not constant",
 					`pass a constant URL or a constant scheme://host/ prefix, or declare it with //agent:effect outbound("...")`)
 				continue
 			}
 			subject, err := urlprefix.Read(t.Text, t.Complete)
 			if err != nil {
-				unprovable("calls out to a URL the analysis refuses: "+err.Error(),
+				egress("calls out to a URL the analysis refuses: "+err.Error(),
 					`spell the URL as the absolute host and path it reaches, or declare it with //agent:effect outbound("...")`)
 				continue
 			}
 			before := len(out)
 			add(Outbound, subject)
 			for i := before; i < len(out); i++ {
-				out[i].Method = constantMethod(p.Method)
+				out[i].Method, out[i].Safe = constantMethod(p.Method), p.Safe
 			}
 		case OpSubject:
 			noun := map[string]string{Job: "starts a job whose kind", Webhook: "dispatches a webhook whose topic"}[p.Kind]

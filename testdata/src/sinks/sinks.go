@@ -8,9 +8,14 @@ import (
 
 	"github.com/authvet/authvet/grant"
 
+	"sinks/cache"
+	"sinks/gh"
 	"sinks/hooks"
 	"sinks/obs"
+	"sinks/othersdk"
 	"sinks/queue"
+	"sinks/sdk"
+	"sinks/sdk/refund"
 )
 
 var Notifier = grant.Grant{
@@ -62,4 +67,78 @@ func (s *Server) NotifyAfterCommit(ctx context.Context) error {
 		return err
 	}
 	return queue.Enqueue(ctx, "notify_finance", nil)
+}
+
+var GitHub = grant.Grant{
+	Outbound:      []string{"https://api.github.com/graphql"},
+	Reversibility: grant.Irreversible,
+}
+
+var Payments = grant.Grant{
+	Outbound:      []string{"https://api.stripe.com/", "https://status.example.com/"},
+	Reversibility: grant.Irreversible,
+}
+
+type Clients struct {
+	gh     *gh.Client
+	cache  *cache.Cache
+	refund refund.Client
+	other  *othersdk.Backend
+}
+
+// A constant subject stands for the sink's body, whatever URL it builds.
+//
+//agent:operable grant=GitHub
+func (c *Clients) Mutate(ctx context.Context) error {
+	if err := c.gh.Query(ctx, "{ viewer { login } }"); err != nil {
+		return err
+	}
+	return c.gh.Mutate(ctx, "mutation { addStar }")
+}
+
+//agent:operable grant=Payments
+func (c *Clients) MutateUngranted(ctx context.Context) error {
+	return c.gh.Mutate(ctx, "mutation { addStar }") // want `MutateUngranted calls out to "https://api.github.com/graphql" \(POST\), which grant Payments does not allow`
+}
+
+// effect: none declares the call effect-free; an unconfigured sibling
+// method with the same body stays unprovable.
+//
+//agent:operable grant=GitHub
+func (c *Clients) Cache(ctx context.Context) error {
+	if err := c.cache.Set("k", "v"); err != nil {
+		return err
+	}
+	return c.cache.Invalidate("k") // want `Cache sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+// A configured client: the SDK's requests, whose base URL is runtime
+// configuration, go under the declared prefix with the method proved.
+//
+//agent:operable grant=Payments
+func (c *Clients) Refund(ctx context.Context) error {
+	if err := sdk.Ping(ctx); err != nil {
+		return err
+	}
+	return c.refund.New(ctx)
+}
+
+//agent:operable grant=GitHub
+func (c *Clients) RefundUngranted(ctx context.Context) error {
+	return c.refund.Get(ctx, "re_1") // want `RefundUngranted calls out to "https://api.stripe.com/", which grant GitHub does not allow`
+}
+
+// A constant URL inside the client's packages stays as proved: the
+// prefix does not widen it.
+//
+//agent:operable grant=GitHub
+func (c *Clients) PingUngranted(ctx context.Context) error {
+	return sdk.Ping(ctx) // want `PingUngranted calls out to "https://status.example.com/ping"`
+}
+
+// The same SDK shape in a package no client names stays unprovable.
+//
+//agent:operable grant=Payments
+func (c *Clients) Other(ctx context.Context) error {
+	return c.other.Call(ctx, "POST", "/v1/refunds") // want `Other .*unprovable|Other .*not constant|Other .*cannot see`
 }
