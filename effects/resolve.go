@@ -169,6 +169,11 @@ func (e *Engine) resolveStatement(st sqltext.Statement, t Text, scoped bool, add
 		if st.SourceTable != "" && !e.tenantBound(st.SourceBound) {
 			add(CrossTenant, "raw_query:"+st.SourceTable)
 		}
+		for _, v := range st.ValueSources {
+			if !e.tenantBound(v.Bound) {
+				add(CrossTenant, "raw_query:"+v.Table)
+			}
+		}
 	}
 }
 

@@ -47,6 +47,17 @@ type Statement struct {
 	SourceTable    string
 	SourceHasWhere bool
 	SourceBound    []string
+	// ValueSources are the scalar subqueries of an INSERT's VALUES,
+	// whose rows the statement copies like INSERT ... SELECT's.
+	ValueSources []Source
+}
+
+// Source is a query whose rows a statement copies: its first table and
+// the columns its WHERE binds.
+type Source struct {
+	Table    string
+	HasWhere bool
+	Bound    []string
 }
 
 // Options controls how Parse reads text.
@@ -146,8 +157,9 @@ type info struct {
 	hasWhere   bool
 	bound      []string
 	onConflict bool
-	openWhere  bool  // truncated inside the WHERE
-	source     *info // the query an INSERT ... SELECT (or CREATE TABLE ... AS) reads
+	openWhere  bool   // truncated inside the WHERE
+	source     *info  // the query an INSERT ... SELECT (or CREATE TABLE ... AS) reads
+	values     []info // the scalar subqueries of an INSERT's VALUES
 }
 
 // scope is a linked list of CTE names in scope, each with the table its
@@ -226,6 +238,11 @@ func parseStatement(toks []token, trunc bool) (Statement, error) {
 	if src := in.source; src != nil {
 		st.SourceTable, st.SourceHasWhere, st.SourceBound = src.table, src.hasWhere, sortedSet(src.bound)
 		st.OpenWhere = st.OpenWhere || src.openWhere
+	}
+	for _, v := range in.values {
+		if v.table != "" {
+			st.ValueSources = append(st.ValueSources, Source{Table: v.table, HasWhere: v.hasWhere, Bound: sortedSet(v.bound)})
+		}
 	}
 	return st, nil
 }
@@ -450,6 +467,20 @@ func (p *parser) stmt(lo, hi int, sc *scope) info {
 			return p.merge(lo, hi, sc)
 		case "explain":
 			return p.explain(lo, hi, sc)
+		case "analyze", "analyse":
+			// MariaDB's ANALYZE <statement> runs the statement; ANALYZE
+			// [TABLE] t only gathers statistics.
+			i := lo + 1
+			if p.word(i, hi, "format") && p.op(i+1, hi, "=") {
+				i += 3
+			}
+			if p.word(i, hi, "select", "insert", "replace", "update", "delete", "with", "values") {
+				return p.stmt(i, hi, sc)
+			}
+			if i >= hi && p.lenient(hi) || i < hi && p.toks[i].atEnd {
+				p.fail("the statement kind is not fixed by the known text")
+				return info{}
+			}
 		case "create":
 			if in, ok := p.createAs(lo, hi, sc); ok {
 				return in
@@ -595,7 +626,7 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 				res.table, res.tableOpen = it.tableOf, it.open
 				// Reading through a CTE or subquery: its own WHERE
 				// scopes the table too.
-				res.bound = append(ownBound(r.bound, it.name, it.alias, it.tableOf), it.bound...)
+				res.bound = append(ownBound(r.bound, qualifiers(it.alias, it.name, it.tableOf)...), it.bound...)
 				res.openWhere = res.openWhere || it.openWhere
 				break
 			}
@@ -700,7 +731,7 @@ func (p *parser) selectInto(lo, hi int) {
 	switch {
 	case p.word(i, hi, "outfile", "dumpfile"):
 		p.fail("SELECT ... INTO OUTFILE writes a file")
-	case p.is(i, hi, tParam):
+	case p.is(i, hi, tParam), p.is(i, hi, tIdent) && strings.HasPrefix(p.toks[i].val, "@"):
 		// variables
 	case p.isName(i, hi):
 		name, j, _ := p.name(i, hi)
@@ -827,6 +858,25 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 	return items
 }
 
+// subqueries reads the subqueries of an expression in [lo,hi) like
+// scanExpr and appends to out what the outermost ones read.
+func (p *parser) subqueries(lo, hi int, sc *scope, out []info) []info {
+	for i := lo; i < hi && p.err == nil; {
+		if p.toks[i].kind != tLParen {
+			i++
+			continue
+		}
+		e := p.end(i, hi)
+		if p.isQueryStart(i+1, e) {
+			out = append(out, p.stmt(i+1, e, sc))
+		} else {
+			out = p.subqueries(i+1, e, sc, out)
+		}
+		i = p.after(i, hi)
+	}
+	return out
+}
+
 // scanExpr reads the subqueries of an expression in [lo,hi).
 func (p *parser) scanExpr(lo, hi int, sc *scope) {
 	for i := lo; i < hi && p.err == nil; {
@@ -927,6 +977,16 @@ func ownBound(bound []string, names ...string) []string {
 		}
 	}
 	return out
+}
+
+// qualifiers returns the names that qualify a column of a FROM item: its
+// alias alone when it has one (the table name then names some other
+// item, as in a self-join), else its names.
+func qualifiers(alias string, names ...string) []string {
+	if alias != "" {
+		return []string{alias}
+	}
+	return names
 }
 
 var notColumns = setOf("null", "true", "false", "not", "default", "current_user", "session_user",
@@ -1047,7 +1107,14 @@ func (p *parser) insert(lo, hi int, sc *scope) info {
 		}
 	case p.word(i, hi, "default") && p.word(i+1, hi, "values"):
 	case p.word(i, hi, "set"):
-		p.scanExpr(i+1, e, sc)
+		res.values = p.subqueries(i+1, e, sc, nil)
+	case p.word(i, hi, "values"):
+		// INSERT ... VALUES (..., (SELECT ...)): each scalar subquery
+		// is a source of the inserted rows.
+		res.values = p.subqueries(i+1, e, sc, nil)
+		for _, v := range res.values {
+			res.openWhere = res.openWhere || v.openWhere
+		}
 	case p.isQueryStart(i, e):
 		src := p.stmt(i, e, sc)
 		res.source, res.openWhere = &src, src.openWhere
@@ -1118,7 +1185,7 @@ func (p *parser) update(lo, hi int, sc *scope) info {
 		return res
 	}
 	r := p.clauses(s+1, hi, sc, updateClauses)
-	res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, name, alias), r.openWhere
+	res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, qualifiers(alias, name)...), r.openWhere
 	return res
 }
 
@@ -1156,7 +1223,7 @@ func (p *parser) delete(lo, hi int, sc *scope) info {
 			}
 		}
 		r := p.clauses(e, hi, sc, deleteClauses)
-		res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, name, alias), r.openWhere
+		res.hasWhere, res.bound, res.openWhere = r.hasWhere, ownBound(r.bound, qualifiers(alias, name)...), r.openWhere
 		return res
 	}
 	// MySQL: DELETE t1[.*] [, t2[.*]] FROM table_references ...
@@ -1513,7 +1580,7 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 		}
 		return nil, false, errors.New(msg)
 	}
-	i := 0
+	i, execComments := 0, 0
 	add := func(k tokKind, val string, end int) {
 		toks = append(toks, token{kind: k, val: val, start: i, end: end})
 	}
@@ -1522,7 +1589,7 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			i++
-		case c == '-' && i+1 < n && s[i+1] == '-',
+		case c == '-' && i+1 < n && s[i+1] == '-' && (dialect != MySQL || i+2 >= n || s[i+2] <= ' '),
 			c == '#' && dialect == MySQL,
 			c == '#' && dialect == AnyDialect && !(i+1 < n && (s[i+1] == '>' || s[i+1] == '-')):
 			j := strings.IndexByte(s[i:], '\n')
@@ -1531,12 +1598,39 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 			} else {
 				i += j + 1
 			}
-		case c == '/' && i+1 < n && s[i+1] == '*':
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return fail("unterminated comment")
+		case c == '*' && execComments > 0 && i+1 < n && s[i+1] == '/':
+			execComments-- // the end of a MySQL executable comment
+			i += 2
+		case c == '/' && i+1 < n && s[i+1] == '*' && dialect == MySQL && i+2 < n && (s[i+2] == '!' || s[i+2] == 'M' && i+3 < n && s[i+3] == '!'):
+			// MySQL and MariaDB run the text of /*! ... */ (and
+			// /*M! ... */): read it as SQL.
+			i += 3
+			if s[i-1] == 'M' {
+				i++
 			}
-			i += 2 + j + 2
+			for i < n && isDigit(s[i]) {
+				i++
+			}
+			execComments++
+		case c == '/' && i+1 < n && s[i+1] == '*':
+			// PostgreSQL block comments nest; MySQL's do not.
+			depth, j := 1, i+2
+			for depth > 0 {
+				k := strings.Index(s[j:], "*/")
+				if k < 0 {
+					return fail("unterminated comment")
+				}
+				if dialect == Postgres {
+					if o := strings.Index(s[j:j+k], "/*"); o >= 0 {
+						depth++
+						j += o + 2
+						continue
+					}
+				}
+				depth--
+				j += k + 2
+			}
+			i = j
 		case c == '\'':
 			end, ok := scanString(s, i+1, dialect == MySQL)
 			if !ok {
@@ -1575,6 +1669,17 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 					j++
 				}
 				add(tParam, s[i:j], j)
+				i = j
+				break
+			}
+			if dialect == MySQL && i+1 < n && isIdentChar(s[i+1]) {
+				// Only PostgreSQL has dollar quoting: in MySQL $q$
+				// is an identifier.
+				j := i + 1
+				for j < n && isIdentChar(s[j]) {
+					j++
+				}
+				add(tIdent, lowerASCII(s[i:j]), j)
 				i = j
 				break
 			}
@@ -1618,6 +1723,13 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 			j := i + 1
 			for j < n && isIdentChar(s[j]) {
 				j++
+			}
+			if dialect == MySQL {
+				// A MySQL user variable, which any earlier
+				// statement may have set: not a bind parameter.
+				add(tIdent, lowerASCII(s[i:j]), j)
+				i = j
+				break
 			}
 			add(tParam, s[i:j], j)
 			i = j

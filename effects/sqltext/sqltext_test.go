@@ -115,10 +115,10 @@ var cases = []tcase{
 	{name: "sqlite insert or ignore", sql: `INSERT OR IGNORE INTO kv (k) VALUES (?)`,
 		want: []Statement{{Kind: Insert, Table: "kv", Writes: l("kv")}}},
 	{name: "insert subquery in values", sql: `INSERT INTO t (a) VALUES ((SELECT max(a) FROM u))`,
-		want: []Statement{{Kind: Insert, Table: "t", Writes: l("t"), Reads: l("u")}}},
+		want: []Statement{{Kind: Insert, Table: "t", Writes: l("t"), Reads: l("u"), ValueSources: []Source{{Table: "u"}}}}},
 	{name: "insert default values", sql: `INSERT INTO t DEFAULT VALUES`, want: []Statement{{Kind: Insert, Table: "t", Writes: l("t")}}},
 	{name: "mysql insert set", sql: `INSERT INTO t SET a = 1, b = (SELECT 2 FROM u)`,
-		want: []Statement{{Kind: Insert, Table: "t", Writes: l("t"), Reads: l("u")}}},
+		want: []Statement{{Kind: Insert, Table: "t", Writes: l("t"), Reads: l("u"), ValueSources: []Source{{Table: "u"}}}}},
 
 	// UPDATE
 	{name: "update from", sql: `UPDATE refunds r SET amount = p.amount FROM payments p WHERE p.id = r.payment_id AND r.tenant_id = $1 RETURNING r.id`,
@@ -363,6 +363,49 @@ func TestDialects(t *testing.T) {
 	sts, err = Parse(hidden, Options{Dialect: Postgres})
 	if err == nil && len(sts) < 2 {
 		t.Errorf("postgres reading must expose the DELETE: %+v", sts)
+	}
+}
+
+// TestDialectLexing: each dialect's own comments, quotes and variables,
+// read the way that dialect's server runs them.
+func TestDialectLexing(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		d       Dialect
+		sql     string
+		stmts   int    // statements read
+		last    Kind   // kind of the last statement
+		bound   int    // len(TenantBound) of the first statement
+		sources string // ValueSources[0].Table of the first statement
+	}{
+		{"mysql -- needs a space", MySQL, "UPDATE r SET a = 1 WHERE tenant_id = ? AND id = ? --1; DELETE FROM p", 2, Delete, 1, ""},
+		{"mysql -- comment", MySQL, "UPDATE r SET a = 1 WHERE tenant_id = ? -- 1; DELETE FROM p", 1, Update, 1, ""},
+		{"postgres -- comment", Postgres, "UPDATE r SET a = 1 WHERE tenant_id = $1 --1; DELETE FROM p", 1, Update, 1, ""},
+		{"mysql executable comment", MySQL, "SELECT id FROM r WHERE tenant_id = ? /*!50000 OR 1 = 1 */", 1, Select, 0, ""},
+		{"mariadb executable comment", MySQL, "SELECT id FROM r WHERE tenant_id = ? /*M!100100 OR 1 = 1 */", 1, Select, 0, ""},
+		{"plain comment", MySQL, "SELECT id FROM r WHERE tenant_id = ? /* OR 1 = 1 */", 1, Select, 1, ""},
+		{"postgres nested comment", Postgres, "INSERT INTO r (a) VALUES (1) /* a /* b */ ' */; DELETE FROM p; -- '", 2, Delete, 0, ""},
+		{"postgres nested comment closed", Postgres, "INSERT INTO r (a) VALUES (1) /* a /* b */ c */", 1, Insert, 0, ""},
+		{"mysql no dollar quoting", MySQL, "SELECT id AS $q$ FROM r WHERE tenant_id = ?; DELETE FROM p; SELECT 1 AS $q$", 3, Select, 1, ""},
+		{"mysql user variable", MySQL, "UPDATE r SET a = 1 WHERE tenant_id = @victim", 1, Update, 0, ""},
+		{"pgx named argument", Postgres, "UPDATE r SET a = 1 WHERE tenant_id = @tenant_id", 1, Update, 1, ""},
+		{"mariadb analyze statement", MySQL, "ANALYZE DELETE FROM p WHERE id = ?", 1, Delete, 1, ""},
+		{"analyze table", MySQL, "ANALYZE TABLE p", 1, Control, 0, ""},
+		{"self join by alias", Postgres, "SELECT x.id FROM r x JOIN r ON r.id = x.parent_id WHERE r.tenant_id = $1", 1, Select, 0, ""},
+		{"values subquery", Postgres, "INSERT INTO n (tenant_id, b) VALUES ($1, (SELECT s FROM p WHERE id = $2))", 1, Insert, 0, "p"},
+	} {
+		sts, err := Parse(c.sql, Options{Dialect: c.d})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(sts) != c.stmts || sts[len(sts)-1].Kind != c.last || len(sts[0].TenantBound) != c.bound {
+			t.Errorf("%s: got %+v, want %d statements, the last %s, %d bound", c.name, sts, c.stmts, c.last, c.bound)
+			continue
+		}
+		if got := sts[0].ValueSources; c.sources != "" && (len(got) == 0 || got[0].Table != c.sources) {
+			t.Errorf("%s: value sources %+v, want %s", c.name, got, c.sources)
+		}
 	}
 }
 
