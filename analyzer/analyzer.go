@@ -156,15 +156,25 @@ func (a *run) analyse() {
 			}
 		}
 	}
-	for _, fn := range fns {
-		if v, ok := effects.ConstResult(fn); ok {
-			a.pass.ExportObjectFact(objs[fn], &effects.ConstString{Value: v})
-		}
-	}
 	initGlobals := effects.InitGlobals(spkg, fns)
 	globals := effects.ConstGlobals(initGlobals)
 	for v, c := range globals {
 		a.pass.ExportObjectFact(v, &effects.ConstString{Value: c})
+	}
+	globalConst := func(v *types.Var) (string, bool) {
+		if c, ok := globals[v]; ok {
+			return c, true
+		}
+		var c effects.ConstString
+		if v.Pkg() != a.pass.Pkg && a.pass.ImportObjectFact(v, &c) {
+			return c.Value, true
+		}
+		return "", false
+	}
+	for _, fn := range fns {
+		if v, ok := effects.ConstResult(fn, globalConst); ok {
+			a.pass.ExportObjectFact(objs[fn], &effects.ConstString{Value: v})
+		}
 	}
 	contracts := a.exportContracts()
 	eng := &effects.Engine{
@@ -183,16 +193,7 @@ func (a *run) analyse() {
 			}
 			return "", false
 		},
-		GlobalConst: func(v *types.Var) (string, bool) {
-			if c, ok := globals[v]; ok {
-				return c, true
-			}
-			var c effects.ConstString
-			if v.Pkg() != a.pass.Pkg && a.pass.ImportObjectFact(v, &c) {
-				return c.Value, true
-			}
-			return "", false
-		},
+		GlobalConst: globalConst,
 		Contract: func(m *types.Func) *effects.Contract {
 			if c, ok := contracts[m]; ok {
 				return c

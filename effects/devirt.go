@@ -302,9 +302,61 @@ func fieldOfAlloc(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]binding)
 			if !fieldOf(r.Val, f, fr, depth+1, out) {
 				return false
 			}
-		case *ssa.UnOp, *ssa.MakeInterface, *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			if !readOnlyUses(r, 0) {
+				return false // &v handed on as an interface: json.Unmarshal(b, &v) writes it
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return false // handed to a call, or kept: it may change unseen
+		}
+	}
+	return true
+}
+
+// readOnlyCallees only read what their interface arguments point to.
+var readOnlyCallees = map[string]bool{
+	"fmt.Print": true, "fmt.Printf": true, "fmt.Println": true, "fmt.Sprint": true, "fmt.Sprintf": true,
+	"fmt.Sprintln": true, "fmt.Fprint": true, "fmt.Fprintf": true, "fmt.Fprintln": true, "fmt.Errorf": true,
+	"log.Print": true, "log.Printf": true, "log.Println": true,
+	"log.Logger.Print": true, "log.Logger.Printf": true, "log.Logger.Println": true,
+	"encoding/json.Marshal": true, "encoding/json.MarshalIndent": true, "encoding/json.Encoder.Encode": true,
+	"log/slog.Any": true,
+}
+
+// readOnlyUses reports whether a pointer converted to an interface is
+// handed only to callees that read it: directly, or through the slice of
+// a variadic call. (Where it is stored, its own methods are what run.)
+func readOnlyUses(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if !readOnlyCallees[staticKey(r.Call)] {
+				return false
+			}
+		case *ssa.Store:
+			ia, ok := r.Addr.(*ssa.IndexAddr)
+			if !ok || r.Val != v {
+				continue // kept as before: only calls are judged here
+			}
+			arr, ok := ia.X.(*ssa.Alloc)
+			if !ok {
+				continue
+			}
+			for _, ar := range *arr.Referrers() {
+				switch ar := ar.(type) {
+				case *ssa.IndexAddr:
+				case *ssa.Slice:
+					if !readOnlyUses(ar, depth+1) {
+						return false
+					}
+				default:
+					return false
+				}
+			}
 		}
 	}
 	return true

@@ -95,6 +95,9 @@ type Engine struct {
 	// ctorWalked are the literals a handler constructor makes and that
 	// were walked where they are made (HandlerSummary).
 	ctorWalked map[*ssa.Function]bool
+	// defaultClient: 0 not yet known, 1 the package leaves
+	// http.DefaultClient alone, 2 it changes where it sends.
+	defaultClient uint8
 }
 
 const (

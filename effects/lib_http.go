@@ -44,7 +44,14 @@ func sendURL(i int, method string, viaClient bool) model {
 		c.emit(Pending{Op: OpURL, Text: c.str(i, handleString), Method: litStr(method)})
 	}
 	if !viaClient {
-		return send
+		// The package-level helpers send through http.DefaultClient.
+		return func(c *callSite) {
+			if c.e.defaultClientChanged() {
+				c.egress(clientUnseen, clientFix)
+				return
+			}
+			send(c)
+		}
 	}
 	return func(c *callSite) { c.viaClient(send) }
 }
@@ -197,31 +204,74 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 			return nil, false
 		}
 	}
-	if global != nil && e.globalFieldStored(global, f) {
+	if global != nil && e.globalFieldStored(global.Pkg, global, f, true) {
 		return nil, false
 	}
 	return out, true
 }
 
-// globalFieldStored reports whether any function of the package stores to
-// field f of the struct the pointer variable g holds.
-func (e *Engine) globalFieldStored(g *ssa.Global, f int) bool {
+// defaultClientChanged reports whether this package changes what
+// http.DefaultClient (or http.DefaultTransport) sends through: a store to
+// a field of the default client, the client handed to code that is not
+// the standard library's, or a store to DefaultTransport.
+func (e *Engine) defaultClientChanged() bool {
+	if e.defaultClient != 0 {
+		return e.defaultClient == 2
+	}
+	e.defaultClient = 1
+	if e.Prog == nil {
+		return false
+	}
+	pkg := e.Prog.Package(e.Pkg)
+	http := e.Prog.ImportedPackage(httpPath)
+	if pkg == nil || http == nil {
+		return false
+	}
+	client, _ := http.Members["DefaultClient"].(*ssa.Global)
+	transport, _ := http.Members["DefaultTransport"].(*ssa.Global)
+	if client == nil || transport == nil {
+		return false
+	}
+	if e.globalFieldStored(pkg, client, -1, false) {
+		e.defaultClient = 2
+		return true
+	}
+	eachInstr(packageFuncs(e.Prog, pkg), func(_ *ssa.Function, instr ssa.Instruction) {
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == transport {
+			e.defaultClient = 2
+		}
+	})
+	return e.defaultClient == 2
+}
+
+// packageFuncs returns the functions of pkg: its members and the methods
+// of its types.
+func packageFuncs(prog *ssa.Program, pkg *ssa.Package) []*ssa.Function {
 	var fns []*ssa.Function
-	for _, m := range g.Pkg.Members {
+	for _, m := range pkg.Members {
 		if fn, ok := m.(*ssa.Function); ok {
 			fns = append(fns, fn)
 		}
 	}
-	for _, t := range g.Pkg.Members {
-		if tt, ok := t.(*ssa.Type); ok && e.Prog != nil {
-			ms := e.Prog.MethodSets.MethodSet(types.NewPointer(tt.Type()))
+	for _, t := range pkg.Members {
+		if tt, ok := t.(*ssa.Type); ok && prog != nil {
+			ms := prog.MethodSets.MethodSet(types.NewPointer(tt.Type()))
 			for i := 0; i < ms.Len(); i++ {
-				if fn := e.Prog.MethodValue(ms.At(i)); fn != nil && fn.Pkg == g.Pkg {
+				if fn := prog.MethodValue(ms.At(i)); fn != nil && fn.Pkg == pkg {
 					fns = append(fns, fn)
 				}
 			}
 		}
 	}
+	return fns
+}
+
+// globalFieldStored reports whether any function of pkg stores to field
+// f (any field, with f < 0) of the struct the pointer variable g holds,
+// or, with calls, hands the pointer to code outside the standard library,
+// which may.
+func (e *Engine) globalFieldStored(pkg *ssa.Package, g *ssa.Global, f int, calls bool) bool {
+	fns := packageFuncs(e.Prog, pkg)
 	found := false
 	eachInstr(fns, func(_ *ssa.Function, instr ssa.Instruction) {
 		load, ok := instr.(*ssa.UnOp)
@@ -229,14 +279,26 @@ func (e *Engine) globalFieldStored(g *ssa.Global, f int) bool {
 			return
 		}
 		for _, r := range *load.Referrers() {
-			fa, ok := r.(*ssa.FieldAddr)
-			if !ok || fa.Field != f {
-				continue
-			}
-			for _, r2 := range *fa.Referrers() {
-				if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
-					found = true
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				if f >= 0 && r.Field != f {
+					continue
 				}
+				for _, r2 := range *r.Referrers() {
+					if st, ok := r2.(*ssa.Store); ok && st.Addr == r {
+						found = true
+					}
+				}
+			case *ssa.Call:
+				if calls && !e.stdCallee(r.Call) {
+					found = true // a helper may set the field
+				}
+			case *ssa.Store:
+				if calls && r.Val == load {
+					found = true // the pointer is kept elsewhere
+				}
+			case *ssa.MakeInterface:
+				found = found || calls
 			}
 		}
 	})
@@ -256,7 +318,7 @@ func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Gl
 	case *ssa.UnOp:
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if g.Pkg != nil && g.Pkg.Pkg.Path() == httpPath && g.Name() == "DefaultClient" {
-				return true
+				return !e.defaultClientChanged()
 			}
 			if val, ok := e.InitGlobals[g]; ok {
 				if init := g.Pkg.Func("init"); init != nil {
@@ -402,12 +464,22 @@ func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
 			if r.Val == v && depth > 0 {
 				return true // the *url.URL is kept elsewhere
 			}
+			if r.Addr == v && depth > 0 {
+				return true // *req.URL = ...
+			}
+		case *ssa.MakeInterface:
+			if depth > 0 {
+				return true // the *url.URL is handed on as an interface
+			}
 		case *ssa.Call:
-			if depth > 0 && !e.stdCallee(r.Call) {
+			if depth > 0 && (!e.stdCallee(r.Call) || staticKey(r.Call) == "net/url.URL.UnmarshalBinary") {
 				return true // the *url.URL is handed to code that may change it
 			}
 			if depth == 0 && e.calleeWritesReq(r.Call, v) {
 				return true
+			}
+			if depth == 0 && staticKey(r.Call) == "net/http.Request.WithContext" && e.reqRewritten(r, depth+1) {
+				return true // the shallow copy shares the URL
 			}
 		}
 	}

@@ -91,7 +91,9 @@ func (*ConstString) AFact() {}
 func (c *ConstString) String() string { return fmt.Sprintf("returns %q", c.Value) }
 
 // ConstResult reports the constant string every return of fn yields.
-func ConstResult(fn *ssa.Function) (string, bool) {
+// globalConst, when not nil, gives the package-level string variables
+// that only their declaration sets (Engine.GlobalConst).
+func ConstResult(fn *ssa.Function, globalConst func(*types.Var) (string, bool)) (string, bool) {
 	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !isString(fn.Signature.Results().At(0).Type()) {
 		return "", false
 	}
@@ -101,7 +103,19 @@ func ConstResult(fn *ssa.Function) (string, bool) {
 		if !ok {
 			continue
 		}
-		ts := (&Engine{}).evalString(ret.Results[0], &frame{fn: fn, visiting: map[ssa.Value]bool{}}).texts()
+		r := ret.Results[0]
+		if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && globalConst != nil {
+			// return kindVar, a variable only its declaration sets
+			if g, ok := load.X.(*ssa.Global); ok {
+				if obj, ok := g.Object().(*types.Var); ok {
+					if c, ok := globalConst(obj); ok && (!found || c == value) {
+						value, found = c, true
+						continue
+					}
+				}
+			}
+		}
+		ts := (&Engine{GlobalConst: globalConst}).evalString(r, &frame{fn: fn, visiting: map[ssa.Value]bool{}}).texts()
 		if len(ts) != 1 || !ts[0].Complete || (found && ts[0].Text != value) {
 			return "", false
 		}
@@ -130,7 +144,7 @@ func (e *Engine) methodConst(t types.Type, name string) (string, bool) {
 		obj = o
 	}
 	if obj.Pkg() == e.Pkg && e.Prog != nil {
-		return ConstResult(e.Prog.FuncValue(obj))
+		return ConstResult(e.Prog.FuncValue(obj), e.GlobalConst)
 	}
 	if e.ImportConst != nil {
 		return e.ImportConst(obj)

@@ -397,7 +397,7 @@ func (e *Engine) constCall(c ssa.CallCommon) (string, bool) {
 		return "", false
 	}
 	if len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == e.Pkg {
-		return ConstResult(fn)
+		return ConstResult(fn, e.GlobalConst)
 	}
 	if obj := funcObject(fn); obj != nil && obj.Pkg() != e.Pkg && e.ImportConst != nil {
 		return e.ImportConst(obj)
