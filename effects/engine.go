@@ -440,7 +440,7 @@ func (e *Engine) stored(pos token.Pos, instr ssa.Instruction, fr *frame, out *co
 	case *ssa.MapUpdate:
 		val = in.Value
 	}
-	if !callbackType(val.Type()) {
+	if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 {
 		return
 	}
 	if p := appendPos(instr); p.IsValid() {

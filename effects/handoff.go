@@ -54,6 +54,19 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 	if e.retains(fn, i) {
 		return callFlags{detach: true}
 	}
+	if k, ok := lib().keepsInRecv[FuncKey(fn)]; ok && (k < 0 || k == i) && i >= 0 && len(args) > 0 {
+		b := follow(args[0])
+		if !b.live() {
+			return callFlags{detach: true}
+		}
+		switch life, idx := lifetime(b.v, b.fr); life {
+		case lifeLong:
+			return callFlags{detach: true}
+		case lifeParam:
+			return callFlags{detachIf: idx + 1}
+		}
+		return callFlags{}
+	}
 	if e.Retains == nil {
 		return callFlags{}
 	}
@@ -317,7 +330,7 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 	switch in := instr.(type) {
 	case *ssa.Store:
 		val = in.Val
-		if !callbackType(val.Type()) || e.followedStore(in, fr) {
+		if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 || e.followedStore(in, fr) {
 			return
 		}
 		life, param = lifetime(in.Addr, fr)
@@ -332,6 +345,12 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 		val = in.Value
 		life, param = lifetime(in.Map, fr)
 	default:
+		return
+	}
+	if fields := funcFields(val.Type()); len(fields) > 0 {
+		// A struct holding functions (a job with its run func, a
+		// sync.Pool with its New) kept where it outlives the request.
+		e.storeFuncFields(val, fields, life, param, pos, fr, out)
 		return
 	}
 	if !callbackType(val.Type()) {
@@ -516,6 +535,11 @@ func lifetime(addr ssa.Value, fr *frame) (int, int) {
 		case *ssa.Index:
 			addr = a.X
 		case *ssa.UnOp:
+			if cell, ok := a.X.(*ssa.Alloc); ok && a.Op == token.MUL && isPointerLike(a.Type()) {
+				// A pointer kept in a local cell (a variable a closure
+				// captures): what was stored there decides.
+				return cellLifetime(cell, fr)
+			}
 			addr = a.X
 		case *ssa.Slice:
 			addr = a.X
@@ -523,9 +547,109 @@ func lifetime(addr ssa.Value, fr *frame) (int, int) {
 			addr = a.X
 		case *ssa.Lookup:
 			addr = a.X
+		case *ssa.Call:
+			// What a call returns may be kept anywhere (a getter of a
+			// process-wide registry), unless it is made fresh there.
+			if !freshResult(a) {
+				return lifeLong, 0
+			}
+			return lifeLocal, 0
 		default:
 			return lifeLocal, 0
 		}
 	}
 	return lifeLong, 0
+}
+
+// freshResult reports whether every return of a call's static callee, a
+// function with a body, yields a value it allocates there.
+func freshResult(c *ssa.Call) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		switch ret.Results[0].(type) {
+		case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan, *ssa.MakeClosure:
+			found = true
+		default:
+			return false
+		}
+	}
+	return found
+}
+
+func isPointerLike(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Chan:
+		return true
+	}
+	return false
+}
+
+// cellLifetime is the longest lifetime of the values stored into a local
+// cell (a captured variable).
+func cellLifetime(cell *ssa.Alloc, fr *frame) (int, int) {
+	life, param, stores := lifeLocal, 0, 0
+	for _, r := range *cell.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		stores++
+		l, p := lifetime(st.Val, fr)
+		if l == lifeLong || (l == lifeParam && life == lifeLocal) {
+			life, param = l, p
+		}
+	}
+	if stores == 0 {
+		return lifeLong, 0
+	}
+	return life, param
+}
+
+// funcFields returns the indexes of the function-typed fields of a struct
+// type (not through pointers).
+func funcFields(t types.Type) []int {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out []int
+	for i := 0; i < st.NumFields(); i++ {
+		if _, ok := st.Field(i).Type().Underlying().(*types.Signature); ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// storeFuncFields walks the functions a struct value holds in its fields,
+// stored where it lives as long as life says.
+func (e *Engine) storeFuncFields(val ssa.Value, fields []int, life, param int, pos token.Pos, fr *frame, out *collector) {
+	if life == lifeLocal {
+		return // seen where the struct's functions are called
+	}
+	fl := callFlags{detach: true}
+	if life == lifeParam {
+		fl = callFlags{detachIf: param + 1}
+	}
+	for _, f := range fields {
+		var bs []binding
+		if !fieldOf(val, f, fr, 0, &bs) {
+			work := newCollector()
+			work.add(e.unprovable(pos, "stores a struct whose function field the analysis cannot resolve where it may run after the request",
+				"store the function where the analysis sees it, or declare the statement with //agent:effect"))
+			e.detachedWork(work, pos, storedReason, out)
+			continue
+		}
+		for _, b := range bs {
+			e.handOffValue(b, nil, pos, fr, out, fl)
+		}
+	}
 }

@@ -22,7 +22,9 @@ func stdLibrary() *Library {
 		Runners: map[string]model{
 			// Structured concurrency: the function runs under the request,
 			// so its effects are the handler's, and it is not detached.
-			"sync.WaitGroup.Go": structured(1),
+			// On a WaitGroup that outlives the handler (a server's
+			// shutdown group), nobody waits for it in the request.
+			"sync.WaitGroup.Go": waitGroupGo,
 			// Standard-library ways to run a function later.
 			"time.AfterFunc":    detachedFunc(1),
 			"context.AfterFunc": detachedFunc(1),
@@ -53,6 +55,18 @@ func stdLibrary() *Library {
 			"sync.Map.Store":                     -1,
 			"sync.Map.LoadOrStore":               -1,
 			"sync.Map.Swap":                      -1,
+		},
+		KeepsInRecv: map[string]int{
+			"sync/atomic.Value.Store":          0,
+			"sync/atomic.Value.Swap":           0,
+			"sync/atomic.Value.CompareAndSwap": 1,
+			"sync/atomic.Pointer.Store":        0,
+			"sync/atomic.Pointer.Swap":         0,
+			"container/list.List.PushBack":     0,
+			"container/list.List.PushFront":    0,
+			"container/list.List.InsertBefore": 0,
+			"container/list.List.InsertAfter":  0,
+			"container/ring.Ring.Link":         -1,
 		},
 		BenignIfaces: []string{
 			"io.*", "io/fs.*",
@@ -136,6 +150,23 @@ func errgroupLibrary() *Library {
 
 func structured(i int) model {
 	return func(c *callSite) { c.callback(i, callFlags{}) }
+}
+
+// waitGroupGo runs the function under the request when the WaitGroup is
+// the handler's own; on one that outlives it, the function is detached.
+func waitGroupGo(c *callSite) {
+	fl := callFlags{}
+	if b := follow(c.args[0]); b.live() {
+		switch life, idx := lifetime(b.v, b.fr); life {
+		case lifeLong:
+			fl.detach = true
+		case lifeParam:
+			fl.detachIf = idx + 1
+		}
+	} else {
+		fl.detach = true
+	}
+	c.callback(1, fl)
 }
 
 func detachedFunc(i int) model {

@@ -37,6 +37,10 @@ type Library struct {
 	Prepares    map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
 	Safe        []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
 	Retains     map[string]int      // FuncKey → the parameter it runs after returning (-1: all)
+	// KeepsInRecv: FuncKey → the parameter the method keeps in its
+	// receiver (-1: all), to run whenever the receiver's owner says: the
+	// work outlives the request if the receiver does.
+	KeepsInRecv map[string]int
 
 	Handles      []string // "pkgpath.Type" whose values reach sinks
 	SinkIfaces   []string // interfaces whose implementations are sinks ("pkgpath.Name", or "pkgpath." for all)
@@ -78,6 +82,7 @@ type registry struct {
 	strings, extracts   map[string]strModel
 	prepares            map[string]int
 	retains             map[string]int
+	keepsInRecv         map[string]int
 	safe                map[string]bool
 	handles             map[string]bool
 	sinkIfaces          []string
@@ -103,7 +108,7 @@ func buildRegistry() *registry {
 	r := &registry{
 		models: map[string]model{}, ifaceModels: map[string]model{}, runners: map[string]bool{},
 		strings: map[string]strModel{}, extracts: map[string]strModel{},
-		prepares: map[string]int{}, retains: map[string]int{}, safe: map[string]bool{},
+		prepares: map[string]int{}, retains: map[string]int{}, keepsInRecv: map[string]int{}, safe: map[string]bool{},
 		handles: map[string]bool{}, benign: map[string]bool{}, readers: map[string]bool{},
 		txBegins: map[string]bool{}, txCommits: map[string]bool{}, txHandles: map[string]bool{},
 	}
@@ -129,6 +134,9 @@ func buildRegistry() *registry {
 		}
 		for k, i := range l.Retains {
 			r.retains[k] = i
+		}
+		for k, i := range l.KeepsInRecv {
+			r.keepsInRecv[k] = i
 		}
 		set(r.safe, l.Safe)
 		set(r.handles, l.Handles)
