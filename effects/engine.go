@@ -238,7 +238,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	}
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {
-			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txOpenAt(fn, ret) {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txBegunOpenAt(fn, ret) {
 				s.BeginsTx = true
 			}
 		}
@@ -270,14 +270,16 @@ func deferredClose(fn *ssa.Function) bool {
 			if body == nil {
 				continue
 			}
-			found := false
-			eachInstr([]*ssa.Function{body}, func(_ *ssa.Function, in ssa.Instruction) {
+			// Only a close the deferred function always makes counts: a
+			// rollback-on-error guard (if err != nil { tx.Rollback() })
+			// leaves the transaction open on success.
+			if len(body.Blocks) == 0 {
+				continue
+			}
+			for _, in := range body.Blocks[0].Instrs {
 				if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) {
-					found = true
+					return true
 				}
-			})
-			if found {
-				return true
 			}
 		}
 	}

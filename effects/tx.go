@@ -54,9 +54,11 @@ func (e *Engine) inTransaction(fr *frame) bool {
 		if f.inTx {
 			return true
 		}
-		for _, p := range f.fn.Params {
-			if lib().txHandles[qualifiedName(p.Type())] {
-				return true
+		if f.cur == nil {
+			for _, p := range f.fn.Params {
+				if lib().txHandles[qualifiedName(p.Type())] {
+					return true
+				}
 			}
 		}
 		if f.cur != nil && e.txOpenAt(f.fn, f.cur) {
@@ -83,23 +85,81 @@ func (e *Engine) txOpenAt(fn *ssa.Function, instr ssa.Instruction) bool {
 	if info == nil {
 		return false
 	}
+	if d, ok := instr.(*ssa.Defer); ok {
+		return e.txOpenAtDefer(info, fn, d)
+	}
+	return info.openBefore(instr) != 0
+}
+
+// txBegunOpenAt reports whether a transaction the function began (not
+// one it was handed) may be open at instr.
+func (e *Engine) txBegunOpenAt(fn *ssa.Function, instr ssa.Instruction) bool {
+	info := e.txInfo(fn)
+	return info != nil && info.openBefore(instr)&^info.param != 0
+}
+
+// openBefore is the set of transactions that may be open just before
+// instr.
+func (info *txFlow) openBefore(instr ssa.Instruction) uint64 {
 	b := instr.Block()
 	open := info.in[b.Index]
 	for _, x := range b.Instrs {
 		if x == instr {
-			return open != 0
+			return open
 		}
 		open = txStep(info, x, open)
 	}
+	return open
+}
+
+// txOpenAtDefer: a deferred call runs at the function's exit, after the
+// calls deferred later (LIFO). A transaction is open when it runs if it
+// may be open at a return and no commit or rollback deferred after it
+// closes it.
+func (e *Engine) txOpenAtDefer(info *txFlow, fn *ssa.Function, d *ssa.Defer) bool {
+	var open uint64
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			open |= info.openBefore(ret)
+		}
+	}
+	if info.deferClosers == nil {
+		return open != 0
+	}
+	for dc, bits := range info.deferClosers {
+		if deferredAfter(d, dc) {
+			open &^= bits
+		}
+	}
 	return open != 0
+}
+
+// deferredAfter reports whether the defer statement later is registered
+// after first on every path: later in first's block. (One in another
+// block may be skipped; it is not counted.)
+func deferredAfter(first, later *ssa.Defer) bool {
+	if first.Block() != later.Block() {
+		return false
+	}
+	for _, x := range first.Block().Instrs {
+		if x == first {
+			return true
+		}
+		if x == later {
+			return false
+		}
+	}
+	return false
 }
 
 // txFlow is the transaction state of one function's blocks: a bit per
 // begin (the 64th stands for all the others), set while it may be open.
 type txFlow struct {
-	begins  map[ssa.Instruction]uint64 // the bit a begin opens
-	closers map[ssa.Instruction]uint64 // the bits a commit or rollback closes
-	in      []uint64                   // open at each block's entry
+	begins       map[ssa.Instruction]uint64 // the bit a begin opens
+	closers      map[ssa.Instruction]uint64 // the bits a commit or rollback closes
+	deferClosers map[*ssa.Defer]uint64      // deferred commits and rollbacks: the bits they close at exit
+	param        uint64                     // the bit of the transactions handed in as parameters
+	in           []uint64                   // open at each block's entry
 }
 
 func txStep(info *txFlow, x ssa.Instruction, open uint64) uint64 {
@@ -120,28 +180,50 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 		return info
 	}
 	info := &txFlow{begins: map[ssa.Instruction]uint64{}, closers: map[ssa.Instruction]uint64{}}
+	for _, p := range fn.Params {
+		if lib().txHandles[qualifiedName(p.Type())] {
+			// A transaction handed in is open at entry until the
+			// function commits or rolls it back.
+			info.param = 1
+		}
+	}
+	next := 0
+	if info.param != 0 {
+		next = 1
+	}
 	var closers []*ssa.Call
+	var deferred []*ssa.Defer
 	for _, b := range fn.Blocks {
 		for _, x := range b.Instrs {
+			if d, ok := x.(*ssa.Defer); ok && isTxClose(&d.Call) {
+				deferred = append(deferred, d)
+			}
 			call, ok := x.(*ssa.Call)
 			if !ok {
 				continue // a deferred commit closes at the exit only
 			}
 			switch {
 			case e.isTxBegin(&call.Call):
-				bit := uint64(1) << min(len(info.begins), 63)
+				bit := uint64(1) << min(next, 63)
+				next++
 				info.begins[x] = bit
 			case isTxClose(&call.Call):
 				closers = append(closers, call)
 			}
 		}
 	}
-	if len(info.begins) == 0 {
+	if len(info.begins) == 0 && info.param == 0 {
 		e.txFlows[fn] = nil
 		return nil
 	}
 	for _, c := range closers {
-		info.closers[c] = closedBits(info, c)
+		info.closers[c] = closedBits(info, &c.Call)
+	}
+	for _, d := range deferred {
+		if info.deferClosers == nil {
+			info.deferClosers = map[*ssa.Defer]uint64{}
+		}
+		info.deferClosers[d] = closedBits(info, &d.Call)
 	}
 	info.in = make([]uint64, len(fn.Blocks))
 	out := make([]uint64, len(fn.Blocks))
@@ -149,6 +231,9 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 		changed = false
 		for _, b := range fn.Blocks {
 			var in uint64
+			if b.Index == 0 {
+				in = info.param
+			}
 			for _, p := range b.Preds {
 				in |= out[p.Index] &^ failedBegin(info, p, b)
 			}
@@ -212,13 +297,13 @@ func failedBegin(info *txFlow, p, b *ssa.BasicBlock) uint64 {
 // closedBits is what a commit or rollback closes: the transaction whose
 // handle it is called on, when that handle comes from one begin of the
 // function, and every transaction otherwise.
-func closedBits(info *txFlow, c *ssa.Call) uint64 {
+func closedBits(info *txFlow, c *ssa.CallCommon) uint64 {
 	var h ssa.Value
 	switch {
-	case c.Call.IsInvoke():
-		h = c.Call.Value
-	case len(c.Call.Args) > 0:
-		h = c.Call.Args[0]
+	case c.IsInvoke():
+		h = c.Value
+	case len(c.Args) > 0:
+		h = c.Args[0]
 	}
 	for i := 0; h != nil && i < 16; i++ {
 		switch v := h.(type) {
@@ -240,7 +325,22 @@ func closedBits(info *txFlow, c *ssa.Call) uint64 {
 			h = v.X
 		case *ssa.ChangeType:
 			h = v.X
+		case *ssa.Parameter:
+			if info.param != 0 && lib().txHandles[qualifiedName(v.Type())] {
+				return info.param
+			}
+			h = nil
 		case *ssa.UnOp:
+			if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+				// p.audit.Commit(): the handle a local struct holds.
+				if alloc, ok := fa.X.(*ssa.Alloc); ok {
+					var bs []binding
+					if fieldOfAlloc(alloc, fa.Field, &frame{fn: alloc.Parent()}, 0, &bs) && len(bs) == 1 {
+						h = bs[0].v
+						continue
+					}
+				}
+			}
 			if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
 				var vals []ssa.Value
 				for _, r := range *alloc.Referrers() {
@@ -307,8 +407,14 @@ func isTxClose(c *ssa.CallCommon) bool {
 	if c.IsInvoke() {
 		name = c.Method.Name()
 	}
+	// Named like a close: Commit, Rollback, CommitTx, txRollback,
+	// doCommit, mustCommit (not BeforeCommit, an outbox hook that
+	// closes nothing).
 	lower := strings.ToLower(name)
-	return strings.Contains(lower, "commit") || strings.Contains(lower, "rollback")
+	for _, p := range []string{"tx", "do", "must", "try"} {
+		lower = strings.TrimPrefix(lower, p)
+	}
+	return strings.HasPrefix(lower, "commit") || strings.HasPrefix(lower, "rollback")
 }
 
 // callKey is staticKey, extended to calls through interface methods.

@@ -29,7 +29,7 @@ var Sweeper = grant.Grant{
 }
 
 type Server struct {
-	db   *sql.DB        // driver unknown: read as PostgreSQL and as MySQL
+	db   *sql.DB       // driver unknown: read as PostgreSQL and as MySQL
 	pool *pgxpool.Pool // PostgreSQL only
 }
 
@@ -128,7 +128,7 @@ func (s *Server) HashComment(w http.ResponseWriter, r *http.Request) {
 	s.db.Exec("UPDATE refunds SET state = 'void' WHERE tenant_id = ? AND id = ? # \n ;DELETE FROM payouts", 1, 2) // want `HashComment writes every row of "payouts"`
 }
 
-// BackslashEscape: '\'' continues the string in MySQL.
+// BackslashEscape: '\” continues the string in MySQL.
 //
 //agent:operable grant=Sweeper
 func (s *Server) BackslashEscape(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,9 @@
+// Package reg is a registry of plugins held as any; it knows no
+// interface of its own.
+package reg
+
+var plugins = map[string]any{}
+
+func Register(name string, p any) { plugins[name] = p }
+
+func Get(name string) any { return plugins[name] }
