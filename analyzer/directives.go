@@ -249,6 +249,12 @@ func blockLike(s ast.Stmt) string {
 		if _, ok := s.Call.Fun.(*ast.FuncLit); ok {
 			return "a defer of a closure"
 		}
+	case *ast.ExprStmt:
+		if c, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
+			if _, ok := ast.Unparen(c.Fun).(*ast.FuncLit); ok {
+				return "a function literal called in place"
+			}
+		}
 	}
 	return ""
 }

@@ -36,18 +36,17 @@ type Server struct{ db *sql.DB }
 //
 //agent:operable grant=NoteTaker
 func (s *Server) StructuralPlugin(ctx context.Context) error {
-	// MISSED: the only conversion of *impl.Bad is in impl, which cannot see api's contract; nothing checks the types that reach the assertion
-	return reg.Get("bad").(api.Notes).Save(ctx, "x") // want `StructuralPlugin writes "secrets"`
+	return reg.Get("bad").(api.Notes).Save(ctx, "x") // want `StructuralPlugin (writes "secrets"|calls Save on a value asserted to api.Notes from another interface)`
 }
 
-// StructuralPluginGood: twin of StructuralPlugin, the same call on a
-// registry value whose only conversions were checked (here, in this
-// package).
+// StructuralPluginGood: twin of StructuralPlugin, a registry typed by
+// the contracted interface: every value was converted to api.Notes where
+// the contract is visible, and checked there.
 //
 //agent:operable grant=NoteTaker
 func (s *Server) StructuralPluginGood(ctx context.Context) error {
-	var local = map[string]any{"good": &impl.Good{}}
-	return local["good"].(api.Notes).Save(ctx, "x")
+	var local = map[string]api.Notes{"good": &impl.Good{}}
+	return local["good"].Save(ctx, "x")
 }
 
 // ReflectNew: reflect.TypeOf converts the value type impl.Bad, whose
@@ -56,17 +55,17 @@ func (s *Server) StructuralPluginGood(ctx context.Context) error {
 //
 //agent:operable grant=NoteTaker
 func (s *Server) ReflectNew(ctx context.Context) error {
-	// MISSED: impl.Bad (value) does not implement api.Notes, so its conversion is not checked; reflect.New makes the *impl.Bad that does
-	t := reflect.TypeOf(impl.Bad{}) // want `\(\*?impl.Bad\).Save has effect write "secrets"`
-	return reflect.New(t).Interface().(api.Notes).Save(ctx, "x")
+	t := reflect.TypeOf(impl.Bad{})
+	return reflect.New(t).Interface().(api.Notes).Save(ctx, "x") // want `ReflectNew calls Save on a value asserted to api.Notes from another interface`
 }
 
-// ReflectNewGood: twin of ReflectNew.
+// ReflectNewGood: twin of ReflectNew, the value converted to api.Notes
+// where the contract is visible (and so checked), not made by reflection.
 //
 //agent:operable grant=NoteTaker
 func (s *Server) ReflectNewGood(ctx context.Context) error {
-	t := reflect.TypeOf(impl.Good{})
-	return reflect.New(t).Interface().(api.Notes).Save(ctx, "x")
+	var n api.Notes = &impl.Good{}
+	return n.Save(ctx, "x")
 }
 
 var registry = map[string]any{}
@@ -77,8 +76,10 @@ func box[T any](v T) any { return v }
 
 // GenericBox registers *impl.Bad through a generic helper.
 func GenericBox() {
-	// MISSED: the conversion is in box's generic body, where the operand's type is the type parameter T
-	registry["bad"] = box(&impl.Bad{}) // want `\(\*impl.Bad\).Save has effect write "secrets"`
+	// The conversion in box's generic body is not checked against the
+	// contract; the value is covered where it is used: a value asserted
+	// to api.Notes from any is unprovable (StructuralPlugin).
+	registry["bad"] = box(&impl.Bad{})
 }
 
 // GenericBoxGood: twin of GenericBox.
@@ -132,9 +133,8 @@ func EmbeddedPromotionGood() api.Notes {
 //
 //agent:operable grant=NoteTaker
 func (s *Server) HatchOnIIFE(ctx context.Context) {
-	// MISSED: the hatch on the literal's call statement replaces the analysis of the whole body; no directive error, no write
 	func() { //agent:effect none reason="setup" // want `(//agent:effect on .* would take every effect inside it out of the ledger|HatchOnIIFE writes "secrets")`
-		s.db.Exec("INSERT INTO secrets (tenant_id) VALUES ($1)", 1)
+		s.db.Exec("INSERT INTO secrets (tenant_id) VALUES ($1)", 1) // want `HatchOnIIFE writes "secrets"`
 	}()
 }
 
@@ -250,8 +250,9 @@ func (s *Server) URLMethodJoinPath(ctx context.Context) {
 //agent:operable grant=NoteTaker
 func (s *Server) URLMethodJoinPathBelow(ctx context.Context) {
 	base, _ := url.Parse("https://api.stripe.com/v1/refunds")
-	// FALSE POSITIVE: (*url.URL).JoinPath of constants is not computed (url.JoinPath is)
-	http.Get(base.JoinPath("re_1").String())
+	// (*url.URL).JoinPath is not computed (url.JoinPath is): unprovable
+	// unless declared.
+	http.Get(base.JoinPath("re_1").String()) //agent:effect outbound("https://api.stripe.com/v1/refunds/re_1") reason="below the refunds base"
 }
 
 // ResolveReferenceClimbs: a relative reference climbs above the base.
@@ -269,8 +270,8 @@ func (s *Server) ResolveReferenceClimbs(ctx context.Context) {
 func (s *Server) ResolveReferenceBelow(ctx context.Context) {
 	base, _ := url.Parse("https://api.stripe.com/v1/refunds/")
 	ref, _ := url.Parse("re_1")
-	// FALSE POSITIVE: ResolveReference of two constant URLs is not computed
-	http.Get(base.ResolveReference(ref).String())
+	// ResolveReference is not computed: unprovable unless declared.
+	http.Get(base.ResolveReference(ref).String()) //agent:effect outbound("https://api.stripe.com/v1/refunds/re_1") reason="below the refunds base"
 }
 
 // ResolveReferenceRuntime: a runtime reference may name another host
