@@ -262,7 +262,7 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 	local := within(fn, root.fn)
 	sub := newCollector()
 	e.walk(nf, sub)
-	if nf.recursed && len(sub.effects)+len(sub.pending) > 0 {
+	if nf.recursed && (len(sub.effects)+len(sub.pending) > 0 || e.touchesSinks(fn)) {
 		sub.add(e.unprovable(fn.Pos(), "calls a closure that calls itself, whose deeper calls may reach other subjects",
 			"make the recursion a named function, or declare the call with //agent:effect"))
 	}
@@ -296,6 +296,37 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 // walk can tell them apart, those of the activation it recurses from:
 // strings trace the same, and function and interface values are the same
 // values.
+// touchesSinks reports whether fn calls a modelled library, a
+// configured sink or a method of a handle type itself: where a deeper
+// activation with other arguments is cut, its sites may reach other
+// subjects even if the levels walked reached none (they only read).
+func (e *Engine) touchesSinks(fn *ssa.Function) bool {
+	found := false
+	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
+		c, ok := in.(ssa.CallInstruction)
+		if found || !ok {
+			return
+		}
+		cc := c.Common()
+		if cc.IsInvoke() {
+			found = isHandle(cc.Value.Type())
+			return
+		}
+		callee := cc.StaticCallee()
+		if callee == nil {
+			return
+		}
+		obj := funcObject(callee)
+		if obj == nil || obj.Pkg() == nil {
+			return
+		}
+		key := FuncKey(obj)
+		_, configured := e.Opts.Sinks[key]
+		found = configured || lib().models[key] != nil && !lib().runners[key] || lib().modelled(obj.Pkg().Path())
+	})
+	return found
+}
+
 func (e *Engine) sameArgs(old, new []binding) bool {
 	if len(old) != len(new) {
 		return false

@@ -1,0 +1,389 @@
+package c
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+	"gorm.io/gorm"
+)
+
+// ---------------------------------------------------------------------
+// New shapes.
+// ---------------------------------------------------------------------
+
+// --- C8: COPY (query) TO runs the query: since PostgreSQL 14 it may be a
+// DELETE ... RETURNING.
+
+//agent:operable grant=Narrow
+func (s *Server) PgConnCopyToDelete(ctx context.Context) error {
+	var out bytes.Buffer
+	_, err := s.conn.PgConn().CopyTo(ctx, &out, "COPY (DELETE FROM payouts WHERE tenant_id = 7 RETURNING id) TO STDOUT") // want `PgConnCopyToDelete (writes "payouts"|runs a statement the analysis does not model)`
+	return err
+}
+
+// FP: COPY (query) TO is not read
+//
+//agent:operable grant=Narrow
+func (s *Server) PgConnCopyToDeleteTwin(ctx context.Context) error {
+	var out bytes.Buffer
+	_, err := s.conn.PgConn().CopyTo(ctx, &out, "COPY (DELETE FROM refunds WHERE tenant_id = 7 RETURNING id) TO STDOUT")
+	return err
+}
+
+// --- C9: a statement appended to the batch's exported QueuedQueries
+// field, not queued with Queue.
+
+// MISSED: batchSQL ignores FieldAddr referrers of the batch: a statement
+// stored into QueuedQueries directly is never read
+//
+//agent:operable grant=Narrow
+func (s *Server) BatchFieldAppend(ctx context.Context) error {
+	b := &pgx.Batch{}
+	b.Queue("INSERT INTO refunds (tenant_id) VALUES ($1)", 1)
+	b.QueuedQueries = append(b.QueuedQueries, &pgx.QueuedQuery{SQL: "DELETE FROM payouts WHERE tenant_id = 7"})
+	return s.pool.SendBatch(ctx, b).Close() // want `BatchFieldAppend (writes "payouts"|sends a pgx.Batch whose queued statements are not all visible)`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) BatchFieldAppendTwin(ctx context.Context) error {
+	b := &pgx.Batch{}
+	b.Queue("INSERT INTO refunds (tenant_id) VALUES ($1)", 1)
+	_ = len(b.QueuedQueries)
+	return s.pool.SendBatch(ctx, b).Close()
+}
+
+// --- C10: Queue returns the *QueuedQuery; its SQL is rewritten before
+// the batch is sent.
+
+// MISSED: the *QueuedQuery that Queue returns is not followed: its SQL
+// field is rewritten after the text was read
+//
+//agent:operable grant=Narrow
+func (s *Server) BatchQueuedSQLRewrite(ctx context.Context) error {
+	b := &pgx.Batch{}
+	q := b.Queue("SELECT id FROM refunds WHERE tenant_id = $1", 1)
+	q.SQL = "DELETE FROM payouts WHERE tenant_id = $1"
+	return s.pool.SendBatch(ctx, b).Close() // want `BatchQueuedSQLRewrite (writes "payouts"|sends a pgx.Batch whose queued statements are not all visible)`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) BatchQueuedSQLRewriteTwin(ctx context.Context) error {
+	b := &pgx.Batch{}
+	q := b.Queue("SELECT id FROM refunds WHERE tenant_id = $1", 1)
+	_ = q.SQL
+	return s.pool.SendBatch(ctx, b).Close()
+}
+
+// --- C11: pgx's Exec takes a prepared statement's name in place of SQL;
+// a statement prepared under a harmless-looking name runs a DELETE.
+
+// MISSED: pgx.(*Conn).Prepare is listed safe; the name Exec runs is read
+// as SQL text, so the DELETE prepared under it is never seen
+//
+//agent:operable grant=Narrow
+func (s *Server) PgxPrepareShadow(ctx context.Context) error {
+	if _, err := s.conn.Prepare(ctx, "SELECT 1", "DELETE FROM payouts WHERE tenant_id = 7"); err != nil { // want `PgxPrepareShadow (writes "payouts"|calls pgx.\(\*Conn\).Prepare, which authvet does not model)`
+		return err
+	}
+	_, err := s.conn.Exec(ctx, "SELECT 1")
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) PgxPrepareShadowTwin(ctx context.Context) error {
+	if _, err := s.conn.Prepare(ctx, "SELECT 1", "SELECT 1"); err != nil {
+		return err
+	}
+	_, err := s.conn.Exec(ctx, "SELECT 1")
+	return err
+}
+
+// --- C12: the same by a plain name.
+
+//agent:operable grant=Narrow
+func (s *Server) PgxPrepareByName(ctx context.Context) error {
+	if _, err := s.conn.Prepare(ctx, "purge", "DELETE FROM payouts WHERE tenant_id = 7"); err != nil {
+		return err
+	}
+	_, err := s.conn.Exec(ctx, "purge") // want `PgxPrepareByName (writes "payouts"|runs SQL the reader cannot parse|runs a statement the analysis does not model)`
+	return err
+}
+
+// FP: a prepared statement's name handed to Exec is read as SQL text
+//
+//agent:operable grant=Narrow
+func (s *Server) PgxPrepareByNameTwin(ctx context.Context) error {
+	if _, err := s.conn.Prepare(ctx, "note", "INSERT INTO refund_notes (tenant_id) VALUES ($1)"); err != nil {
+		return err
+	}
+	_, err := s.conn.Exec(ctx, "note", 1)
+	return err
+}
+
+// --- C13: pgconn's ExecPrepared runs a statement by name.
+
+//agent:operable grant=Narrow
+func (s *Server) PgConnExecPrepared(ctx context.Context) error {
+	pc := s.conn.PgConn()
+	if _, err := pc.Prepare(ctx, "p", "DELETE FROM payouts WHERE tenant_id = 7", nil); err != nil {
+		return err
+	}
+	_, err := pc.ExecPrepared(ctx, "p", nil, nil, nil).Close() // want `PgConnExecPrepared (writes "payouts"|calls pgconn.\(\*PgConn\).ExecPrepared, which authvet does not model)`
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) PgConnExecPreparedTwin(ctx context.Context) error {
+	pc := s.conn.PgConn()
+	_, err := pc.ExecParams(ctx, "SELECT id FROM refunds WHERE tenant_id = $1", [][]byte{[]byte("7")}, nil, nil, nil).Close()
+	return err
+}
+
+// --- C14: the wire under pgconn: a raw simple-query message written to
+// the connection's net.Conn.
+
+func simpleQuery(sql string) []byte {
+	return append(append([]byte{'Q', 0, 0, 0, byte(len(sql) + 5)}, sql...), 0)
+}
+
+//agent:operable grant=Narrow
+func (s *Server) PgConnRawWire(ctx context.Context) error {
+	_, err := s.conn.PgConn().Conn().Write(simpleQuery("DELETE FROM payouts")) // want `PgConnRawWire (writes every row of "payouts"|writes to a network connection \(net.\(Conn\).Write\))`
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) PgConnRawWireTwin(ctx context.Context) error {
+	_ = s.conn.PgConn().PID()
+	return nil
+}
+
+// --- C15: a statement prepared on the DB and rebound to a transaction
+// with Tx.Stmtx.
+
+//agent:operable grant=Narrow
+func (s *Server) SqlxStmtxInTx(ctx context.Context) error {
+	st, err := s.x.Preparex("DELETE FROM payouts WHERE tenant_id = $1")
+	if err != nil {
+		return err
+	}
+	tx := s.x.MustBegin()
+	tx.Stmtx(st).MustExec(7) // want `SqlxStmtxInTx (writes "payouts"|runs SQL text that is not constant)`
+	return tx.Commit()
+}
+
+// FP: Tx.Stmtx is not traced back to the Preparex that made the statement
+//
+//agent:operable grant=Narrow
+func (s *Server) SqlxStmtxInTxTwin(ctx context.Context) error {
+	st, err := s.x.Preparex("DELETE FROM refunds WHERE tenant_id = $1")
+	if err != nil {
+		return err
+	}
+	tx := s.x.MustBegin()
+	tx.Stmtx(st).MustExec(7)
+	return tx.Commit()
+}
+
+// --- C16: the *sql.Stmt embedded in a *sqlx.Stmt, called directly.
+
+//agent:operable grant=Narrow
+func (s *Server) SqlxEmbeddedStmt(ctx context.Context) error {
+	st, err := s.x.Preparex("DELETE FROM payouts WHERE tenant_id = $1")
+	if err != nil {
+		return err
+	}
+	_, err = st.Stmt.Exec(7) // want `SqlxEmbeddedStmt (writes "payouts"|runs SQL text that is not constant)`
+	return err
+}
+
+// FP: the *sql.Stmt embedded in *sqlx.Stmt is not traced back to Preparex
+//
+//agent:operable grant=Narrow
+func (s *Server) SqlxEmbeddedStmtTwin(ctx context.Context) error {
+	st, err := s.x.Preparex("DELETE FROM refunds WHERE tenant_id = $1")
+	if err != nil {
+		return err
+	}
+	_, err = st.Stmt.Exec(7)
+	return err
+}
+
+// --- C17: sqlx.In and Rebind on a transaction, through Unsafe.
+
+//agent:operable grant=Narrow
+func (s *Server) SqlxInRebindTx(ctx context.Context, ids []int) error {
+	q, args, err := sqlx.In("DELETE FROM payouts WHERE tenant_id = ? AND id IN (?)", 7, ids)
+	if err != nil {
+		return err
+	}
+	tx := s.x.Unsafe().MustBegin()
+	tx.MustExec(tx.Rebind(q), args...) // want `SqlxInRebindTx writes "payouts"`
+	return tx.Commit()
+}
+
+//agent:operable grant=Narrow
+func (s *Server) SqlxInRebindTxTwin(ctx context.Context, ids []int) error {
+	q, args, err := sqlx.In("DELETE FROM refunds WHERE tenant_id = ? AND id IN (?)", 7, ids)
+	if err != nil {
+		return err
+	}
+	tx := s.x.Unsafe().MustBegin()
+	tx.MustExec(tx.Rebind(q), args...)
+	return tx.Commit()
+}
+
+// --- C18: Updates with a map runs the hooks of the Model's value.
+
+// MISSED: with a map value the hooks of the Model value are not walked
+// (gormWrite takes the map as the hook receiver)
+//
+//agent:operable grant=Narrow
+func (s *Server) GormUpdatesMapHook(ctx context.Context) error {
+	return s.gdb.Model(&Refund{ID: 1, TenantID: 1}).Where("id = ?", 1).Updates(map[string]any{"state": "void"}).Error // want `GormUpdatesMapHook writes "audit_log"`
+}
+
+//agent:operable grant=Wide
+func (s *Server) GormUpdatesMapHookTwin(ctx context.Context) error {
+	return s.gdb.Model(&Refund{ID: 1, TenantID: 1}).Where("id = ?", 1).Updates(map[string]any{"state": "void"}).Error
+}
+
+// --- C19: Create saves the associations it is handed: new payouts rows.
+
+// Claim is a refund row (no hooks) with the payouts it pays out.
+type Claim struct {
+	ID       int
+	TenantID int
+	Payouts  []Payout
+}
+
+func (Claim) TableName() string { return "refunds" }
+
+// MISSED: the associations a created value carries are not modelled; gorm
+// upserts them into their own tables
+//
+//agent:operable grant=Narrow
+func (s *Server) GormAssocAutosave(ctx context.Context) error {
+	return s.gdb.Create(&Claim{TenantID: 1, Payouts: []Payout{{Amount: 5}}}).Error // want `GormAssocAutosave (writes "payouts"|creates a gorm model with associations)`
+}
+
+//agent:operable grant=Wide
+func (s *Server) GormAssocAutosaveTwin(ctx context.Context) error {
+	return s.gdb.Create(&Claim{TenantID: 1, Payouts: []Payout{{Amount: 5}}}).Error
+}
+
+// --- C20: a scope switches the table: gorm applies Scopes when the
+// statement runs, and Table wins over the value's type.
+
+func onPayouts(d *gorm.DB) *gorm.DB { return d.Table("payouts") }
+
+func ofTenant(d *gorm.DB) *gorm.DB { return d.Where("tenant_id = ?", 7) }
+
+// MISSED: Scopes functions are not read for Table (nor Model): the table is
+// taken from the deleted value's type
+//
+//agent:operable grant=Narrow
+func (s *Server) GormScopeTable(ctx context.Context) error {
+	return s.gdb.Scopes(onPayouts).Where("id = ?", 1).Delete(&Refund{}).Error // want `GormScopeTable (writes "payouts"|writes through gorm to a table the analysis cannot name)`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormScopeTableTwin(ctx context.Context) error {
+	return s.gdb.Scopes(ofTenant).Where("id = ?", 1).Delete(&Refund{}).Error
+}
+
+// --- C21: a scope that adds no condition does not bound the delete.
+
+func unchanged(d *gorm.DB) *gorm.DB { return d }
+
+// MISSED: any Scopes call counts as a Where, whatever the scope does
+//
+//agent:operable grant=Narrow
+func (s *Server) GormScopeNoWhere(ctx context.Context) error {
+	return s.gdb.Session(&gorm.Session{AllowGlobalUpdate: true}).Scopes(unchanged).Delete(&Refund{}).Error // want `GormScopeNoWhere writes every row of "refunds"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormScopeNoWhereTwin(ctx context.Context) error {
+	return s.gdb.Session(&gorm.Session{AllowGlobalUpdate: true}).Scopes(ofTenant).Delete(&Refund{}).Error
+}
+
+// --- C22: the migrator drops a table.
+
+// MISSED: DB.Migrator is safe and calls through the gorm.Migrator sink
+// interface it returns are silent
+//
+//agent:operable grant=Narrow
+func (s *Server) GormMigratorDrop(ctx context.Context) error {
+	return s.gdb.Migrator().DropTable(&Payout{}) // want `GormMigratorDrop (writes every row of "payouts"|calls (DropTable through the interface gorm.Migrator|gorm.\(\*DB\).Migrator, which authvet does not model))`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormMigratorDropTwin(ctx context.Context) error {
+	if s.gdb.Migrator().HasTable(&Payout{}) {
+		return nil
+	}
+	return nil
+}
+
+// --- C23: River's job management writes river_job.
+
+//agent:operable grant=Narrow
+func (s *Server) RiverJobCancel(ctx context.Context, id int64) error {
+	_, err := s.river.JobCancel(ctx, id) // want `RiverJobCancel writes "river_job"`
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) RiverJobCancelTwin(ctx context.Context, id int64) error {
+	_, err := s.river.JobGet(ctx, id)
+	return err
+}
+
+// --- C24: starting the client's workers, or adding a queue, runs jobs
+// outside the request.
+
+//agent:operable grant=Narrow
+func (s *Server) RiverQueuesAdd(ctx context.Context) error {
+	if err := s.river.Queues().Add("purge", river.QueueConfig{MaxWorkers: 4}); err != nil { // want `RiverQueuesAdd (starts a detached|calls river.\(\*QueueBundle\).Add, which authvet does not model)`
+		return err
+	}
+	return s.river.Start(ctx) // want `RiverQueuesAdd (starts a detached|calls river.\(\*Client\).Start, which authvet does not model)`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) RiverQueuesAddTwin(ctx context.Context) error {
+	_ = s.river.Queues()
+	return nil
+}
+
+// --- C25: River's driver executor runs raw SQL.
+
+//agent:operable grant=Narrow
+func (s *Server) RiverDriverExec(ctx context.Context) error {
+	_, err := s.river.Driver().GetExecutor().Exec(ctx, "DELETE FROM payouts WHERE tenant_id = 7") // want `RiverDriverExec (writes "payouts"|calls Exec through the interface riverdriver.Executor)`
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) RiverDriverExecTwin(ctx context.Context) error {
+	_ = s.river.Driver()
+	return nil
+}
+
+// --- C26: gorm Raw with a data-changing statement, read with Row.
+
+//agent:operable grant=Narrow
+func (s *Server) GormRawRow(ctx context.Context) error {
+	var id int
+	return s.gdb.Raw("DELETE FROM payouts WHERE tenant_id = ? RETURNING id", 7).Row().Scan(&id) // want `GormRawRow writes "payouts"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormRawRowTwin(ctx context.Context) error {
+	var id int
+	return s.gdb.Raw("DELETE FROM refunds WHERE tenant_id = ? RETURNING id", 7).Row().Scan(&id)
+}
