@@ -413,6 +413,10 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				if fr.ctor {
 					e.ctorMade(pos, instr, instr.Fn.(*ssa.Function), nil, fr, out)
 				}
+			case *ssa.ChangeInterface:
+				e.connAsWriter(pos, instr.X, instr.Type(), fr, out)
+			case *ssa.MakeInterface:
+				e.connAsWriter(pos, instr.X, instr.Type(), fr, out)
 			}
 			if fr.ctor {
 				// A literal with no free variables is a plain function

@@ -113,6 +113,11 @@ func (c *callSite) viaClient(send model) {
 	}
 	std := len(transports) == 0
 	for _, t := range transports {
+		if t.x != nil && proxied(t) {
+			c.egress("sends requests through an http.Transport whose Proxy receives every request, whatever its URL",
+				`use http.ProxyFromEnvironment, or declare the call with //agent:effect outbound("...")`)
+			return
+		}
 		if t.x == nil || !c.e.analysedType(t.x.Type()) {
 			std = true
 			continue
@@ -601,7 +606,18 @@ func egressLibrary() *Library {
 	for _, name := range []string{"Read", "Close", "LocalAddr", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
 		l.IfaceModels["net.Conn."+name] = func(*callSite) {}
 	}
-	l.IfaceModels["net.Conn.Write"] = egress("writes to a network connection")
+	writeConn := egress("writes to a network connection")
+	l.IfaceModels["net.Conn.Write"] = func(c *callSite) {
+		if fromHijack(c.args[0]) {
+			return // the requester's own connection
+		}
+		writeConn(c)
+	}
+	// A DNS lookup leaves the process too, and its name carries data.
+	for _, k := range append(keys("net.", "LookupHost", "LookupIP", "LookupAddr", "LookupCNAME", "LookupMX", "LookupNS", "LookupTXT", "LookupSRV", "LookupPort", "LookupNetIP"),
+		keys("net.Resolver.", "LookupHost", "LookupIP", "LookupIPAddr", "LookupAddr", "LookupCNAME", "LookupMX", "LookupNS", "LookupTXT", "LookupSRV", "LookupPort", "LookupNetIP")...) {
+		l.Models[k] = egress("resolves a name over DNS")
+	}
 	for _, recv := range []string{"net.TCPConn.", "net.UDPConn.", "net.IPConn.", "net.UnixConn.", "crypto/tls.Conn."} {
 		l.Models[recv+"Write"] = egress("writes to a network connection")
 	}
@@ -629,4 +645,94 @@ func egressLibrary() *Library {
 		l.Models[k] = egress("runs a program or opens a connection")
 	}
 	return l
+}
+
+// connTypes are the connections whose writes send data out.
+var connTypes = map[string]bool{
+	"net.Conn": true, "net.TCPConn": true, "net.UDPConn": true, "net.IPConn": true,
+	"net.UnixConn": true, "crypto/tls.Conn": true,
+}
+
+// connAsWriter reports a network connection handed on as another
+// interface with a Write method (io.Writer, to io.Copy, bufio.NewWriter,
+// a JSON encoder): whatever writes to it sends data out of the process,
+// out of sight of the models of net.Conn. The requester's own hijacked
+// connection is exempt.
+func (e *Engine) connAsWriter(pos token.Pos, x ssa.Value, to types.Type, fr *frame, out *collector) {
+	t := x.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if !connTypes[qualifiedName(t)] || qualifiedName(to) == "net.Conn" {
+		return
+	}
+	if it, ok := to.Underlying().(*types.Interface); !ok || !hasMethod(it, "Write") {
+		return
+	}
+	if fromHijack(binding{v: x, fr: fr}) {
+		return
+	}
+	e.hatched(pos, fr, out, func(target *collector) {
+		target.add(e.unprovable(pos, "hands a network connection on as a writer, which leaves the process outside net/http wherever it is written",
+			`declare it with //agent:effect outbound("alias:NAME") and list the alias in the grant`))
+	})
+}
+
+// proxied reports whether a standard *http.Transport the analysis sees
+// made (t) has a Proxy other than http.ProxyFromEnvironment: every
+// request then goes to the proxy's host, whatever its URL.
+func proxied(t target) bool {
+	alloc, ok := t.x.(*ssa.Alloc)
+	if !ok || qualifiedName(alloc.Type()) != "net/http.Transport" {
+		return false
+	}
+	f := fieldIndex(alloc.Type(), "Proxy")
+	if f < 0 {
+		return false
+	}
+	var bs []binding
+	if !fieldOfAlloc(alloc, f, t.fr, 0, &bs) {
+		return true
+	}
+	for _, b := range bs {
+		if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		if fn, ok := b.v.(*ssa.Function); ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == httpPath && fn.Name() == "ProxyFromEnvironment" {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func hasMethod(it *types.Interface, name string) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		if it.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fromHijack reports whether a connection is the one http.Hijacker's
+// Hijack returned: the requester's own.
+func fromHijack(b binding) bool {
+	v := b.v
+	for i := 0; i < 8 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			if call, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && call.Call.IsInvoke() && call.Call.Method.Name() == "Hijack" {
+				return true
+			}
+			return false
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
 }
