@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -838,4 +839,30 @@ func (e *Engine) boundHit(pos token.Pos) Effect {
 	}
 	return e.unprovable(pos, fmt.Sprintf("reaches code past the analysis bounds (calls nested deeper than %d)", maxDepth),
 		"declare what the call does with //agent:effect")
+}
+
+// requestShaped reports whether a signature takes a request: net/http's,
+// an MCP tool call's, or a web framework's context.
+func requestShaped(sig *types.Signature) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if a, ok := t.(*types.Alias); ok && a.Obj().Name() == "CallToolRequest" {
+			return true // go-sdk: an alias of ServerRequest[*CallToolParamsRaw]
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil {
+			continue
+		}
+		path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+		switch {
+		case path == httpPath && name == "Request",
+			name == "CallToolRequest", name == "ServerRequest" && strings.Contains(path, "modelcontextprotocol"),
+			name == "Context" && (strings.Contains(path, "gin-gonic/gin") || strings.Contains(path, "labstack/echo") || strings.Contains(path, "gofiber/fiber")):
+			return true
+		}
+	}
+	return false
 }

@@ -332,6 +332,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	out := newCollector()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
 	e.walk(root, out)
+	e.dropRegistrations(fn, out)
 	s := out.summary(e.pos(fn.Pos()), e.Module)
 	s.Returned, s.ReturnedIndex = base.Returned, base.ReturnedIndex
 	return s
@@ -738,4 +739,61 @@ func (c *collector) rekeyPending(f func(*Pending)) {
 		f(p)
 		c.addPending(*p)
 	}
+}
+
+// dropRegistrations removes, from a handler constructor's effects, the
+// detachment of the handlers it registers: a call, store or send of the
+// constructor that hands on a literal shaped like a handler (SPEC §3)
+// registers that handler, whose effects are walked as called; the
+// registry keeping it is not work outliving a request.
+func (e *Engine) dropRegistrations(fn *ssa.Function, out *collector) {
+	if requestShaped(fn.Signature) {
+		return // a handler: what it keeps outlives its request
+	}
+	sites := map[Position]bool{}
+	eachInstr([]*ssa.Function{fn}, func(f *ssa.Function, in ssa.Instruction) {
+		var ops [8]*ssa.Value
+		for _, op := range in.Operands(ops[:0]) {
+			if handlerLiteral(*op, f) {
+				sites[e.pos(in.Pos())] = true
+				if call, ok := in.(ssa.CallInstruction); ok {
+					sites[e.pos(call.Pos())] = true
+				}
+			}
+		}
+	})
+	if len(sites) == 0 {
+		return
+	}
+	for k, eff := range out.effects {
+		if eff.Kind == Detached && len(eff.Via) == 0 && sites[eff.Pos] {
+			delete(out.effects, k)
+		}
+	}
+	for k, p := range out.pending {
+		if p.Op == OpDetachIf && len(p.Via) == 0 && sites[p.Pos] {
+			delete(out.pending, k)
+		}
+	}
+}
+
+// handlerLiteral reports whether v is (a conversion of) a function
+// literal of fn shaped like a handler.
+func handlerLiteral(v ssa.Value, fn *ssa.Function) bool {
+	for i := 0; i < 4 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeClosure:
+			lit, _ := x.Fn.(*ssa.Function)
+			return lit != nil && lit.Parent() == fn && requestShaped(lit.Signature)
+		case *ssa.Function:
+			return x.Parent() == fn && requestShaped(x.Signature)
+		default:
+			return false
+		}
+	}
+	return false
 }

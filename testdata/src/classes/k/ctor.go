@@ -1,0 +1,360 @@
+package k
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// --- K10: a method value returned instead of a literal. SPEC §3 names
+// function literals; a bound method the constructor hands out as the
+// handler is the same handler as func(...) { return h.hold(...) }, and
+// fail-closed (§4.1) does not let its effects fall out of the ledger for
+// being spelled without a literal. Reported where the method value is made.
+
+type holder struct{ db *sql.DB }
+
+func (h *holder) holdPayout(w http.ResponseWriter, r *http.Request) {
+	h.db.Exec("UPDATE payouts SET held = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+func (h *holder) holdRefund(w http.ResponseWriter, r *http.Request) {
+	h.db.Exec("UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+// MISSED: only function literals of a constructor are counted as called; a returned method value (bound closure) is not walked
+//
+//agent:operable grant=Refunds
+func MethodValueRoute(db *sql.DB) http.HandlerFunc {
+	h := &holder{db: db}
+	return h.holdPayout // want `MethodValueRoute writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func MethodValueRouteTwin(db *sql.DB) http.HandlerFunc {
+	h := &holder{db: db}
+	return h.holdRefund
+}
+
+// --- K11: the constructor registers the literal itself, through the
+// SDK's generic AddTool (which wraps and stores it).
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func RegisterVoidPayout(s *mcp.Server, db *sql.DB) {
+	mcp.AddTool(s, &mcp.Tool{Name: "void_payout"}, func(ctx context.Context, req *mcp.CallToolRequest, in VoidIn) (*mcp.CallToolResult, any, error) {
+		_, err := db.ExecContext(ctx, "UPDATE payouts SET state = 'void' WHERE tenant_id = $1 AND id = $2", 1, in.ID) // want `RegisterVoidPayout writes "payouts"`
+		return text("voided"), nil, err
+	})
+}
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func RegisterVoidRefund(s *mcp.Server, db *sql.DB) {
+	mcp.AddTool(s, &mcp.Tool{Name: "void_refund"}, func(ctx context.Context, req *mcp.CallToolRequest, in VoidIn) (*mcp.CallToolResult, any, error) {
+		_, err := db.ExecContext(ctx, "UPDATE refunds SET state = 'void' WHERE tenant_id = $1 AND id = $2", 1, in.ID)
+		return text("voided"), nil, err
+	})
+}
+
+// --- K12: the project's own NewTool helper (SPEC §9): the literal has the
+// project's signature, and the helper wraps it into an SDK handler.
+
+type Deps struct{ DB *sql.DB }
+
+type projectHandler func(ctx context.Context, deps Deps, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error)
+
+func NewTool(tool mcp.Tool, deps Deps, h projectHandler) ServerTool {
+	return ServerTool{Tool: tool, Handler: func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, _, err := h(ctx, deps, req, nil)
+		return res, err
+	}}
+}
+
+//agent:operable grant=Refunds
+func ReleasePayoutTool(deps Deps) ServerTool {
+	return NewTool(mcp.Tool{Name: "release_payout"}, deps, func(ctx context.Context, deps Deps, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		_, err := deps.DB.ExecContext(ctx, "UPDATE payouts SET held = false WHERE tenant_id = $1 AND id = $2", 1, args["id"]) // want `ReleasePayoutTool writes "payouts"`
+		return text("released"), nil, err
+	})
+}
+
+//agent:operable grant=Refunds
+func ReleaseRefundTool(deps Deps) ServerTool {
+	return NewTool(mcp.Tool{Name: "release_refund"}, deps, func(ctx context.Context, deps Deps, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		_, err := deps.DB.ExecContext(ctx, "UPDATE refunds SET held = false WHERE tenant_id = $1 AND id = $2", 1, args["id"])
+		return text("released"), nil, err
+	})
+}
+
+// --- K13: the literal wrapped by middleware before it is returned.
+
+func withRecover(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		defer func() { recover() }()
+		h(w, r)
+	}
+}
+
+//agent:operable grant=Refunds
+func WrappedRoute(db *sql.DB) http.HandlerFunc {
+	return withRecover(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `WrappedRoute writes "payouts"`
+	})
+}
+
+//agent:operable grant=Refunds
+func WrappedRouteTwin(db *sql.DB) http.HandlerFunc {
+	return withRecover(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	})
+}
+
+// --- K14: the literal assigned to a field of a struct returned by pointer.
+
+//agent:operable grant=Refunds
+func FieldAssigned(db *sql.DB) *ServerTool {
+	t := &ServerTool{Tool: mcp.Tool{Name: "purge_payouts"}}
+	t.Handler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, 2) // want `FieldAssigned writes "payouts"`
+		return text("purged"), err
+	}
+	return t
+}
+
+//agent:operable grant=Refunds
+func FieldAssignedTwin(db *sql.DB) *ServerTool {
+	t := &ServerTool{Tool: mcp.Tool{Name: "purge_refund"}}
+	t.Handler = func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return text("purged"), err
+	}
+	return t
+}
+
+// --- K15: a generic constructor (one per input type).
+
+//agent:operable grant=Refunds
+func TypedVoid[In any](db *sql.DB) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		_, err := db.ExecContext(ctx, "UPDATE payouts SET state = 'void' WHERE tenant_id = $1 AND id = $2", 1, 2) // want `TypedVoid writes "payouts"`
+		return text("voided"), nil, err
+	}
+}
+
+//agent:operable grant=Refunds
+func TypedVoidTwin[In any](db *sql.DB) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		_, err := db.ExecContext(ctx, "UPDATE refunds SET state = 'void' WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return text("voided"), nil, err
+	}
+}
+
+var _ = TypedVoid[VoidIn]
+var _ = TypedVoidTwin[VoidIn]
+
+// --- K16: one of two literals, chosen by a flag and returned through a
+// variable (a phi): both are the handler.
+
+//agent:operable grant=Refunds
+func ChosenRoute(db *sql.DB, admin bool) http.HandlerFunc {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+	if admin {
+		h = func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `ChosenRoute writes "payouts"`
+		}
+	}
+	return h
+}
+
+//agent:operable grant=Refunds
+func ChosenRouteTwin(db *sql.DB, admin bool) http.HandlerFunc {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+	if admin {
+		h = func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+		}
+	}
+	return h
+}
+
+// --- K17: the constructor stores the literal in a package registry and
+// returns nothing.
+
+var registry = map[string]http.HandlerFunc{}
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func RegisterPurge(db *sql.DB) {
+	registry["purge"] = func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `RegisterPurge writes "payouts"`
+	}
+}
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func RegisterPurgeTwin(db *sql.DB) {
+	registry["purge_refund"] = func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+// --- K18: the literal sent on a channel to the server's setup loop.
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func SendRoute(db *sql.DB, out chan<- http.HandlerFunc) {
+	out <- func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `SendRoute writes "payouts"`
+	}
+}
+
+// FP: a literal registered or stored by a handler constructor is the handler (SPEC §3), yet the store is reported as detached
+//
+//agent:operable grant=Refunds
+func SendRouteTwin(db *sql.DB, out chan<- http.HandlerFunc) {
+	out <- func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+// --- K19: the literal converted to an interface (http.Handler) and
+// returned.
+
+//agent:operable grant=Refunds
+func AsHandler(db *sql.DB) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `AsHandler writes "payouts"`
+	})
+}
+
+//agent:operable grant=Refunds
+func AsHandlerTwin(db *sql.DB) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	})
+}
+
+// --- K20: a method constructor capturing its receiver's handle.
+
+type Tools struct{ db *sql.DB }
+
+//agent:operable grant=Refunds
+func (t *Tools) HoldPayout() (mcp.Tool, mcp.ToolHandler) {
+	return mcp.Tool{Name: "hold_payout"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := t.db.ExecContext(ctx, "UPDATE payouts SET held = true WHERE tenant_id = $1 AND id = $2", 1, 2) // want `HoldPayout writes "payouts"`
+		return text("held"), err
+	}
+}
+
+//agent:operable grant=Refunds
+func (t *Tools) HoldRefund() (mcp.Tool, mcp.ToolHandler) {
+	return mcp.Tool{Name: "hold_refund"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := t.db.ExecContext(ctx, "UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return text("held"), err
+	}
+}
+
+// --- K21: an immediately-called literal builds and returns the handler
+// literal: the outer one is called, the inner one escapes through it.
+
+// MISSED: the inner literal is defined in the body but returned by a literal the constructor calls; only literals that escape the constructor's own frame are counted
+//
+//agent:operable grant=Refunds
+func Immediate(db *sql.DB) http.HandlerFunc {
+	return func() http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `Immediate writes "payouts"`
+		}
+	}()
+}
+
+//agent:operable grant=Refunds
+func ImmediateTwin(db *sql.DB) http.HandlerFunc {
+	return func() http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+		}
+	}()
+}
+
+// --- K22: the handler literal is made by an unmarked helper the
+// constructor returns the result of. It is not defined in the
+// constructor's body, but it is the constructor's handler: moving the
+// literal one call away must not take its write out of the ledger.
+// Reported at the constructor's call of the helper.
+
+func makeDelete(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+func makeDeleteRefund(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+// MISSED: a literal returned by an unmarked helper is not counted as called (SPEC §3 names literals in the body; fail-closed says the returned handler is still the handler)
+//
+//agent:operable grant=Refunds
+func HelperMade(db *sql.DB) http.HandlerFunc {
+	return makeDelete(db) // want `HelperMade writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func HelperMadeTwin(db *sql.DB) http.HandlerFunc {
+	return makeDeleteRefund(db)
+}
+
+// --- K23: tool and handler returned untyped, in a []any.
+
+//agent:operable grant=Refunds
+func Untyped(db *sql.DB) []any {
+	return []any{mcp.Tool{Name: "purge"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, 2) // want `Untyped writes "payouts"`
+		return text("purged"), err
+	}}
+}
+
+//agent:operable grant=Refunds
+func UntypedTwin(db *sql.DB) []any {
+	return []any{mcp.Tool{Name: "purge"}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return text("purged"), err
+	}}
+}
+
+// --- K24: the handler assigned to the named result in a deferred literal.
+
+//agent:operable grant=Refunds
+func DeferredResult(db *sql.DB) (h http.HandlerFunc) {
+	defer func() {
+		h = func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `DeferredResult writes "payouts"`
+		}
+	}()
+	return nil
+}
+
+//agent:operable grant=Refunds
+func DeferredResultTwin(db *sql.DB) (h http.HandlerFunc) {
+	defer func() {
+		h = func(w http.ResponseWriter, r *http.Request) {
+			db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+		}
+	}()
+	return nil
+}
