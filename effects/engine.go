@@ -323,7 +323,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		e.state = map[*ssa.Function]uint8{}
 	}
 	base := e.local(fn)
-	if len(fn.AnonFuncs) == 0 {
+	if len(fn.AnonFuncs) == 0 && (base.Returned == nil || requestShaped(fn.Signature)) {
 		return base
 	}
 	e.budget = maxWork
@@ -332,6 +332,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	out := newCollector()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
 	e.walk(root, out)
+	e.returnedHandlers(root, out)
 	e.dropRegistrations(fn, out)
 	s := out.summary(e.pos(fn.Pos()), e.Module)
 	s.Returned, s.ReturnedIndex = base.Returned, base.ReturnedIndex
@@ -411,8 +412,10 @@ func (e *Engine) walk(fr *frame, out *collector) {
 			case *ssa.Store, *ssa.Send, *ssa.MapUpdate:
 				e.stored(pos, instr, fr, out)
 			case *ssa.MakeClosure:
-				if fr.ctor {
-					e.ctorMade(pos, instr, instr.Fn.(*ssa.Function), nil, fr, out)
+				// (A method value's bound closure is no literal: where a
+				// constructor returns it, returnedHandlers calls it.)
+				if fn := instr.Fn.(*ssa.Function); fr.ctor && fn.Parent() != nil {
+					e.ctorMade(pos, instr, fn, nil, fr, out)
 				}
 			case *ssa.ChangeInterface:
 				e.connAsWriter(pos, instr.X, instr.Type(), fr, out)
@@ -791,6 +794,75 @@ func handlerLiteral(v ssa.Value, fn *ssa.Function) bool {
 			return lit != nil && lit.Parent() == fn && requestShaped(lit.Signature)
 		case *ssa.Function:
 			return x.Parent() == fn && requestShaped(x.Signature)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// returnedHandlers calls once, with unknown arguments, the function
+// values a handler constructor returns that are not its own literals
+// (those are walked where they are made): a method value, a literal an
+// inner literal or a helper makes. They are its handlers too.
+func (e *Engine) returnedHandlers(root *frame, out *collector) {
+	fn := root.fn
+	if requestShaped(fn.Signature) {
+		return
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, res := range ret.Results {
+			if _, ok := res.Type().Underlying().(*types.Signature); !ok || ownLiteral(res, fn) {
+				continue
+			}
+			if c, ok := res.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			pos := ret.Pos()
+			if !pos.IsValid() {
+				pos = fn.Pos()
+			}
+			root.cur = ret
+			e.callArg(binding{v: res, fr: root}, pos, root, out, callFlags{})
+		}
+	}
+}
+
+// ownLiteral reports whether v is (a conversion of) a literal defined in
+// fn's body, or a variable (a named result) only such literals are
+// stored to.
+func ownLiteral(v ssa.Value, fn *ssa.Function) bool {
+	for i := 0; i < 4 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeClosure:
+			lit, _ := x.Fn.(*ssa.Function)
+			return lit != nil && lit != fn && within(lit, fn)
+		case *ssa.Function:
+			return x != fn && within(x, fn)
+		case *ssa.UnOp:
+			cell, ok := x.X.(*ssa.Alloc)
+			if !ok || x.Op != token.MUL {
+				return false
+			}
+			for _, r := range *cell.Referrers() {
+				st, ok := r.(*ssa.Store)
+				if !ok || st.Addr != cell {
+					continue
+				}
+				if c, ok := st.Val.(*ssa.Const); ok && c.IsNil() {
+					continue
+				}
+				if !ownLiteral(st.Val, fn) {
+					return false
+				}
+			}
+			return true
 		default:
 			return false
 		}

@@ -24,8 +24,6 @@ func (h *holder) holdRefund(w http.ResponseWriter, r *http.Request) {
 	h.db.Exec("UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
 }
 
-// MISSED: only function literals of a constructor are counted as called; a returned method value (bound closure) is not walked
-//
 //agent:operable grant=Refunds
 func MethodValueRoute(db *sql.DB) http.HandlerFunc {
 	h := &holder{db: db}
@@ -269,8 +267,6 @@ func (t *Tools) HoldRefund() (mcp.Tool, mcp.ToolHandler) {
 // --- K21: an immediately-called literal builds and returns the handler
 // literal: the outer one is called, the inner one escapes through it.
 
-// MISSED: the inner literal is defined in the body but returned by a literal the constructor calls; only literals that escape the constructor's own frame are counted
-//
 //agent:operable grant=Refunds
 func Immediate(db *sql.DB) http.HandlerFunc {
 	return func() http.HandlerFunc {
@@ -307,8 +303,6 @@ func makeDeleteRefund(db *sql.DB) http.HandlerFunc {
 	}
 }
 
-// MISSED: a literal returned by an unmarked helper is not counted as called (SPEC §3 names literals in the body; fail-closed says the returned handler is still the handler)
-//
 //agent:operable grant=Refunds
 func HelperMade(db *sql.DB) http.HandlerFunc {
 	return makeDelete(db) // want `HelperMade writes "payouts"`
