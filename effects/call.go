@@ -55,6 +55,9 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 	for _, i := range fs.params {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
+	for _, pf := range fs.fieldParams {
+		target.addPending(Pending{Op: OpCallParam, Param: pf.param, Fields: pf.path, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
+	}
 	for _, i := range fs.elemParams {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Elem: true, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
@@ -460,7 +463,25 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 	fl.inTx = p.InTx
 	fl.detach = fl.detach || p.Detach
 	p.Detach = false // callArg marks the work itself
-	if b, ok := ctx.param(p.Param); ok && p.Elem {
+	b, ok := ctx.param(p.Param)
+	if ok && len(p.Fields) > 0 {
+		done, up, found := e.fieldsOf(b, p.Fields, fr.cur)
+		ok = found
+		for _, u := range up {
+			q := p
+			q.Param, q.Fields = u.param, u.path
+			q.Detach, q.DetachIf = fl.detach, fl.detachIf
+			out.addPending(q)
+		}
+		for _, d := range done {
+			e.callArg(d, pos, fr, sub, fl)
+		}
+		if ok {
+			e.mergeResolved(p, sub, pos, out)
+			return
+		}
+	}
+	if ok && p.Elem {
 		e.callElems(b, pos, fr, sub, fl)
 	} else if ok {
 		e.callArg(b, pos, fr, sub, fl)
@@ -498,6 +519,32 @@ const storedReason = "stores a function or value where it may run after the requ
 // interface-typed parameter, with the value the caller passes.
 func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	b, ok := ctx.param(p.Param)
+	if ok && len(p.Fields) > 0 {
+		done, up, found := e.fieldsOf(b, p.Fields, fr.cur)
+		if found {
+			for _, u := range up {
+				q := p
+				q.Param, q.Fields = u.param, u.path
+				q.Args = e.passArgs(p.Args, ctx, pos, fr, out)
+				fl := remapDetach(p.DetachIf, ctx)
+				q.Detach, q.DetachIf = p.Detach || fl.detach, fl.detachIf
+				out.addPending(q)
+			}
+			for _, d := range done {
+				q := p
+				q.Fields = nil
+				e.resolveCallMethodOn(q, d, true, ctx, pos, fr, out)
+			}
+			return
+		}
+		ok = false
+	}
+	e.resolveCallMethodOn(p, b, ok, ctx, pos, fr, out)
+}
+
+// resolveCallMethodOn resolves a pending method call on b, the caller's
+// value (ok: there is one).
+func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	b = follow(b)
 	if idx, isParam := rootParam(b); ok && isParam {
 		// Still a parameter here: pass the question up to our callers,
@@ -665,6 +712,13 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 					if p.Elem {
 						out.add(Effect{Kind: Unprovable, Reason: "calls the functions of a slice parameter, which the analysis cannot see",
 							Fix: "declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
+						continue
+					}
+					if len(p.Fields) > 0 {
+						// A function kept in a field of what the handler
+						// was handed (its receiver's hook).
+						out.add(Effect{Kind: Unprovable, Reason: "calls a function value the analysis cannot resolve",
+							Fix: "call the function directly, or declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
 						continue
 					}
 					out.add(Effect{Kind: Unprovable, Reason: "calls a function-valued parameter, whose callee the analysis cannot see",

@@ -275,10 +275,19 @@ func fieldOf(sv ssa.Value, f int, fr *frame, depth int, out *[]binding) bool {
 // false when the struct or the field's address escapes to code that could
 // store to it unseen (a call, a pointer kept elsewhere).
 func fieldOfAlloc(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]binding) bool {
+	return fieldOfAllocAt(alloc, f, fr, depth, out, nil)
+}
+
+// fieldOfAllocAt is fieldOfAlloc, with the call except (the one being
+// resolved, which reads the struct) not counted as a writer.
+func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]binding, except ssa.Instruction) bool {
 	if depth > 16 {
 		return false
 	}
 	for _, r := range *alloc.Referrers() {
+		if except != nil && r == except {
+			continue
+		}
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
 			for _, r2 := range *r.Referrers() {

@@ -174,9 +174,13 @@ type Pending struct {
 	// DetachIf (1-based): the value is stored into that parameter's
 	// structure, so it runs after the request if that structure outlives it.
 	DetachIf int
-	InTx     bool       // OpCallParam: the callback runs inside a transaction
-	Elem     bool       // OpCallParam: the elements of the slice parameter are called
-	Prov     Provenance // of the resolved effect; Syntactic when empty
+	InTx     bool // OpCallParam: the callback runs inside a transaction
+	Elem     bool // OpCallParam: the elements of the slice parameter are called
+	// Fields (OpCallParam, OpCallMethod): the value called is not the
+	// parameter but the field at this path of struct fields in it
+	// (opts.Body, cfg.Store.Reader).
+	Fields []int
+	Prov   Provenance // of the resolved effect; Syntactic when empty
 	// Dialect (OpSQL): the SQL dialect the driver fixes (sqltext.Dialect);
 	// zero when the text may be read either way.
 	Dialect uint8
@@ -213,6 +217,10 @@ func (p *Pending) key() string {
 	str(p.Text.String())
 	str(p.Method.String())
 	num(p.Param)
+	for _, f := range p.Fields {
+		num(f)
+	}
+	b.WriteByte('/')
 	str(p.Name)
 	str(p.Pos.File)
 	num(p.Pos.Line)

@@ -125,9 +125,68 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 			// A generic callee calls its constraint's methods on the value.
 			if it, ok := tp.Constraint().Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
 				e.callIfaceMethods(b.v.Type(), b, it, pos, fr, out, fl)
+				return
+			}
+		}
+		e.handOffFields(b, pos, fr, out, fl, 0)
+	}
+}
+
+// handOffFields hands over the function and interface values a struct
+// (or a pointer to one) holds in its fields (Options{Body: r, Less: f}):
+// the callee may call them. Fields the analysis cannot see were set by
+// someone else, and count where they are called.
+func (e *Engine) handOffFields(b binding, pos token.Pos, fr *frame, out *collector, fl callFlags, depth int) {
+	t := b.v.Type()
+	ptr := false
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 2 {
+		return
+	}
+	var alloc *ssa.Alloc
+	var afr *frame
+	if ptr {
+		alloc, afr, ok = allocOf(b.v, b.fr, 0)
+	} else {
+		v := b.v
+		if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+			v = load.X
+		}
+		alloc, afr, ok = allocOf(v, b.fr, 0)
+	}
+	if !ok {
+		return
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		_, isStruct := ft.Underlying().(*types.Struct)
+		if !callbackType(ft) && !isStruct && !isStructPtr(ft) {
+			continue
+		}
+		var bs []binding
+		if !fieldOfAllocAt(alloc, i, afr, 0, &bs, fr.cur) {
+			continue
+		}
+		for _, x := range bs {
+			if callbackType(ft) {
+				e.handOffValue(x, ft, pos, fr, out, fl)
+			} else {
+				e.handOffFields(x, pos, fr, out, fl, depth+1)
 			}
 		}
 	}
+}
+
+func isStructPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
 }
 
 // handOffIface hands over an interface value: each method of the
@@ -147,6 +206,13 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 		for _, name := range ifaceMethodNames(it) {
 			// Reason "": dropped if the caller cannot resolve it either.
 			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
+		}
+		return
+	}
+	if pf, ok := paramFieldOf(b.v, b.fr); ok {
+		// A field of a struct the caller built (Options{Body: r}).
+		for _, name := range ifaceMethodNames(it) {
+			out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 		}
 		return
 	}
@@ -391,7 +457,11 @@ func (e *Engine) followedStore(st *ssa.Store, fr *frame) bool {
 		}
 		if alloc, _, ok := allocOf(a.X, fr, 0); ok {
 			var bs []binding
-			return fieldOfAlloc(alloc, a.Field, fr, 0, &bs)
+			// A struct built here and handed to calls (Options{Body: r}):
+			// the callee's summary (or, for a callee that is not
+			// analysed, the hand-off of the struct's fields) sees what
+			// it does with the field.
+			return fieldOfAlloc(alloc, a.Field, fr, 0, &bs) || onlyHanded(alloc)
 		}
 	case *ssa.IndexAddr:
 		// The elements of a local array are seen where the slice made of
@@ -652,4 +722,34 @@ func (e *Engine) storeFuncFields(val ssa.Value, fields []int, life, param int, p
 			e.handOffValue(b, nil, pos, fr, out, fl)
 		}
 	}
+}
+
+// onlyHanded reports whether a local struct's address only has its fields
+// set and read, and is handed as an argument to calls: never stored away
+// or converted.
+func onlyHanded(alloc *ssa.Alloc) bool {
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, r2 := range *r.Referrers() {
+				switch r2 := r2.(type) {
+				case *ssa.Store:
+					if r2.Addr != r {
+						return false
+					}
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+		case ssa.CallInstruction:
+			if r.Common().Value == alloc {
+				return false
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -426,13 +427,14 @@ const maxReturns = 4
 
 // funcSet is what a function value may be.
 type funcSet struct {
-	callables  []callable
-	returned   []returned // function values returned by another package's function
-	wrapped    []binding  // function arguments of the standard-library call that made the value
-	params     []int      // parameters of the root function it may be
-	elemParams []int      // slice parameters of the root function it may be an element of (functional options)
-	fromStd    bool       // a function value made by the standard library
-	unresolved bool
+	callables   []callable
+	returned    []returned   // function values returned by another package's function
+	wrapped     []binding    // function arguments of the standard-library call that made the value
+	params      []int        // parameters of the root function it may be
+	elemParams  []int        // slice parameters of the root function it may be an element of (functional options)
+	fieldParams []paramField // fields of struct parameters of the root function it may be
+	fromStd     bool         // a function value made by the standard library
+	unresolved  bool
 }
 
 // returned is a function value that a call into another analysed package
@@ -513,6 +515,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	case *ssa.Field:
 		bs, ok := e.fieldValues(v, fr)
 		if !ok {
+			if pf, ok := paramFieldOf(v, fr); ok {
+				fs.fieldParams = append(fs.fieldParams, pf)
+				return
+			}
 			fs.unresolved = true
 			return
 		}
@@ -524,6 +530,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			for _, b := range bs {
 				e.collectFuncs(b.v, b.fr, fs, depth+1)
 			}
+			return
+		}
+		if pf, ok := paramFieldOf(v, fr); ok {
+			fs.fieldParams = append(fs.fieldParams, pf)
 			return
 		}
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
@@ -772,3 +782,118 @@ func (e *Engine) isStdCall(call *ssa.Call) bool {
 
 // String describes the site for debugging.
 func (p Pending) String() string { return fmt.Sprintf("%d %s at %s", p.Op, p.Text, p.Pos) }
+
+// paramField is a field, at a path of struct fields, of a parameter of
+// the function being summarised.
+type paramField struct {
+	param int
+	path  []int
+}
+
+// paramFieldOf reports whether v is a field of a parameter of the root
+// function being summarised (opts.Body, cfg.Store.Reader, p.hooks.OnDone):
+// a value read from a struct the caller built.
+func paramFieldOf(v ssa.Value, fr *frame) (paramField, bool) {
+	var path []int
+	for i := 0; i < 8 && fr != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.Field:
+			path = append(path, x.Field)
+			v = x.X
+		case *ssa.UnOp:
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok || x.Op != token.MUL {
+				return paramField{}, false
+			}
+			path = append(path, fa.Field)
+			v = fa.X
+		case *ssa.FieldAddr:
+			path = append(path, x.Field)
+			v = x.X
+		case *ssa.Alloc:
+			// A parameter spilled to a variable (a closure captures it):
+			// the value its one store puts there.
+			var val ssa.Value
+			for _, r := range *x.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+					if val != nil {
+						return paramField{}, false
+					}
+					val = st.Val
+				}
+			}
+			if _, isParam := val.(*ssa.Parameter); !isParam {
+				return paramField{}, false
+			}
+			v = val
+		case *ssa.FreeVar:
+			// A closure's capture: what the frame that made it bound.
+			found := false
+			for j, fv := range fr.fn.FreeVars {
+				if fv == x && j < len(fr.free) && fr.free[j].live() {
+					b := follow(fr.free[j])
+					v, fr, found = b.v, b.fr, true
+					break
+				}
+			}
+			if !found {
+				return paramField{}, false
+			}
+		case *ssa.Parameter:
+			if b, bound := fr.param(paramIndex(fr.fn, x)); bound {
+				if b = follow(b); b.live() {
+					v, fr = b.v, b.fr
+					continue
+				}
+				return paramField{}, false
+			}
+			idx, ok := rootParam(binding{v: x, fr: fr})
+			if !ok || len(path) == 0 {
+				return paramField{}, false
+			}
+			slices.Reverse(path)
+			return paramField{param: idx, path: path}, true
+		default:
+			return paramField{}, false
+		}
+	}
+	return paramField{}, false
+}
+
+// fieldsOf follows a path of struct fields from b, the caller's value of
+// a parameter: to the values stored there (done), or to a field of the
+// caller's own parameter (up: the question passes to its callers).
+//
+// except is the call being resolved: it reads the struct it is handed.
+func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done []binding, up []paramField, ok bool) {
+	b = follow(b)
+	if !b.live() {
+		return nil, nil, false
+	}
+	if idx, isParam := rootParam(b); isParam {
+		return nil, []paramField{{param: idx, path: path}}, true
+	}
+	if len(path) == 0 {
+		return []binding{b}, nil, true
+	}
+	if pf, isField := paramFieldOf(b.v, b.fr); isField {
+		return nil, []paramField{{param: pf.param, path: append(slices.Clone(pf.path), path...)}}, true
+	}
+	var bs []binding
+	v := b.v
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X // a struct value loaded from its variable
+	}
+	alloc, afr, found := allocOf(v, b.fr, 0)
+	if !found || !fieldOfAllocAt(alloc, path[0], afr, 0, &bs, except) {
+		return nil, nil, false // (none stored: the field is nil)
+	}
+	for _, x := range bs {
+		d, u, ok := e.fieldsOf(x, path[1:], except)
+		if !ok {
+			return nil, nil, false
+		}
+		done, up = append(done, d...), append(up, u...)
+	}
+	return done, up, true
+}
