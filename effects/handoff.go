@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"slices"
 	"go/token"
 	"go/types"
 
@@ -113,7 +114,28 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 		e.handOffIface(b, pt, pos, fr, out, fl)
 	case *types.Slice:
 		// A variadic argument or a slice literal of callbacks or
-		// interface values: each element the analysis sees.
+		// interface values: each element the analysis sees; the elements
+		// of a slice the caller handed are the caller's to resolve.
+		it, isIface := u.Elem().Underlying().(*types.Interface)
+		if isIface && !ignoredIface(u.Elem()) {
+			pf, isField := paramFieldOf(b.v, b.fr)
+			if idx, isParam := rootParam(b); isParam {
+				pf, isField = paramField{param: idx}, true
+			}
+			if isField {
+				for _, name := range ifaceMethodNames(it) {
+					out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: append(slices.Clone(pf.path), elemStep), Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
+				}
+				if it.NumMethods() == 0 {
+					// any: the callee may call the protocol methods
+					// (String, MarshalJSON) of what the caller put there.
+					for _, name := range protocolMethods {
+						out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: append(slices.Clone(pf.path), elemStep), Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
+					}
+				}
+				return
+			}
+		}
 		switch u.Elem().Underlying().(type) {
 		case *types.Signature, *types.Interface:
 			for _, el := range sliceElems(b.v) {
@@ -725,8 +747,8 @@ func (e *Engine) storeFuncFields(val ssa.Value, fields []int, life, param int, p
 }
 
 // onlyHanded reports whether a local struct's address only has its fields
-// set and read, and is handed as an argument to calls: never stored away
-// or converted.
+// set and read, and is handed as an argument to calls or returned: never
+// stored away or converted.
 func onlyHanded(alloc *ssa.Alloc) bool {
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
@@ -746,6 +768,9 @@ func onlyHanded(alloc *ssa.Alloc) bool {
 			if r.Common().Value == alloc {
 				return false
 			}
+		case *ssa.Return:
+			// Returned (a constructor, sqlc's New(db)): the caller sees
+			// the fields through the methods it calls on the result.
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return false

@@ -783,8 +783,12 @@ func (e *Engine) isStdCall(call *ssa.Call) bool {
 // String describes the site for debugging.
 func (p Pending) String() string { return fmt.Sprintf("%d %s at %s", p.Op, p.Text, p.Pos) }
 
-// paramField is a field, at a path of struct fields, of a parameter of
-// the function being summarised.
+// elemStep in a paramField's path stands for any element of a slice
+// (or array).
+const elemStep = -1
+
+// paramField is a field, at a path of struct fields (and slice
+// elements), of a parameter of the function being summarised.
 type paramField struct {
 	param int
 	path  []int
@@ -801,12 +805,22 @@ func paramFieldOf(v ssa.Value, fr *frame) (paramField, bool) {
 			path = append(path, x.Field)
 			v = x.X
 		case *ssa.UnOp:
-			fa, ok := x.X.(*ssa.FieldAddr)
-			if !ok || x.Op != token.MUL {
+			if x.Op != token.MUL {
 				return paramField{}, false
 			}
-			path = append(path, fa.Field)
-			v = fa.X
+			switch a := x.X.(type) {
+			case *ssa.FieldAddr:
+				path = append(path, a.Field)
+				v = a.X
+			case *ssa.IndexAddr:
+				path = append(path, elemStep)
+				v = a.X
+			default:
+				return paramField{}, false
+			}
+		case *ssa.Index:
+			path = append(path, elemStep)
+			v = x.X
 		case *ssa.FieldAddr:
 			path = append(path, x.Field)
 			v = x.X
@@ -881,12 +895,23 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	}
 	var bs []binding
 	v := b.v
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		v = load.X // a struct value loaded from its variable
-	}
-	alloc, afr, found := allocOf(v, b.fr, 0)
-	if !found || !fieldOfAllocAt(alloc, path[0], afr, 0, &bs, except) {
-		return nil, nil, false // (none stored: the field is nil)
+	if path[0] == elemStep {
+		// The elements of a slice literal or a variadic array built here.
+		els := sliceElems(v)
+		if len(els) == 0 {
+			return nil, nil, false
+		}
+		for _, el := range els {
+			bs = append(bs, binding{v: el, fr: b.fr})
+		}
+	} else {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = load.X // a struct value loaded from its variable
+		}
+		alloc, afr, found := allocOf(v, b.fr, 0)
+		if !found || !fieldOfAllocAt(alloc, path[0], afr, 0, &bs, except) {
+			return nil, nil, false // (none stored: the field is nil)
+		}
 	}
 	for _, x := range bs {
 		d, u, ok := e.fieldsOf(x, path[1:], except)
@@ -897,3 +922,4 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	}
 	return done, up, true
 }
+

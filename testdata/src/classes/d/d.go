@@ -392,9 +392,8 @@ func (m *TxManager) Run(ctx context.Context, opts TxOptions) error {
 //
 //agent:operable grant=Orders
 func (s *Server) OptionsBody(ctx context.Context, id int64) error {
-	// Caught fail-closed, but as an unresolved function value (the struct-held callback is not followed), not as the enqueue.
-	return s.tm.Run(ctx, TxOptions{Body: func(ctx context.Context) error { // want `OptionsBody calls a function value the analysis cannot resolve`
-		_, err := s.river.Insert(ctx, FulfilArgs{ID: id}, nil)
+	return s.tm.Run(ctx, TxOptions{Body: func(ctx context.Context) error {
+		_, err := s.river.Insert(ctx, FulfilArgs{ID: id}, nil) // want `OptionsBody enqueues a job with River's Insert`
 		return err
 	}})
 }
@@ -403,7 +402,6 @@ func (s *Server) OptionsBody(ctx context.Context, id int64) error {
 //
 //agent:operable grant=Orders
 func (s *Server) OptionsBodyTwin(ctx context.Context, id int64) error {
-	// MISSED (false positive): the closure in the TxOptions literal is right there, but opts.Body(ctx) in Run is an unresolved function value.
 	if err := s.tm.Run(ctx, TxOptions{Body: func(ctx context.Context) error { return nil }}); err != nil {
 		return err
 	}
