@@ -276,6 +276,10 @@ type Summary struct {
 	// BeginsTx: the function may return with a transaction open (a
 	// project's own Begin wrapper): its callers are inside one after it.
 	BeginsTx bool
+	// EndsTx: the function commits or rolls back a transaction it did not
+	// begin (one it was handed, or keeps in its receiver): a project's
+	// own End or Finish.
+	EndsTx bool
 
 	// wire is the encoded form this summary was read from, not yet
 	// decoded (wire.go).
@@ -305,7 +309,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

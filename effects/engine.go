@@ -236,6 +236,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 			s.ReqWrites = append(s.ReqWrites, i)
 		}
 	}
+	s.EndsTx = e.endsForeignTx(fn)
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txBegunOpenAt(fn, ret) {

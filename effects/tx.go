@@ -35,7 +35,9 @@ func (e *Engine) checkTxEnqueue(c *callSite, call, txVariant string) {
 
 // txEnqueue reports a pending non-transactional enqueue as unprovable
 // where the frame runs inside a transaction, and otherwise keeps it
-// pending for the callers.
+// pending for the callers, unless the function already closed the
+// transaction its caller handed it (a helper that commits, then
+// enqueues).
 func (e *Engine) txEnqueue(p Pending, fr *frame, out *collector) {
 	if p.Discharged {
 		return
@@ -44,7 +46,68 @@ func (e *Engine) txEnqueue(p Pending, fr *frame, out *collector) {
 		out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.Fix, Pos: p.Pos, Via: p.Via, Module: p.Module})
 		return
 	}
+	if e.handedTxClosed(fr) {
+		return
+	}
 	out.addPending(p)
+}
+
+// handedTxClosed reports whether, where the root frame of fr is, the
+// transaction handed to its function has been closed on every path.
+func (e *Engine) handedTxClosed(fr *frame) bool {
+	for f := fr; f != nil; f = f.parent {
+		if f.parent != nil || f.cur == nil {
+			continue
+		}
+		info := e.txInfo(f.fn)
+		return info != nil && info.param != 0 && info.openBefore(f.cur)&info.param == 0
+	}
+	return false
+}
+
+// endsForeignTx reports whether fn commits or rolls back a transaction it
+// did not begin itself: one handed in, or one it keeps in a field.
+func (e *Engine) endsForeignTx(fn *ssa.Function) bool {
+	info := e.txInfo(fn)
+	ends := false
+	eachInstr([]*ssa.Function{fn}, func(f *ssa.Function, in ssa.Instruction) {
+		call, ok := in.(*ssa.Call)
+		if ends || !ok || f != fn || !isTxClose(&call.Call) {
+			return
+		}
+		if info == nil {
+			ends = true // no begin here: whatever it closes was begun elsewhere
+			return
+		}
+		bits := closedBits(info, &call.Call)
+		ends = bits == ^uint64(0) || bits&info.param != 0
+	})
+	return ends
+}
+
+// callEndsTx reports whether a call's callee, a function of this package
+// or of an analysed one, ends a transaction it was handed or keeps.
+func (e *Engine) callEndsTx(c *ssa.CallCommon) bool {
+	if c.IsInvoke() {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Parent() != nil {
+		return false
+	}
+	obj := funcObject(fn)
+	switch {
+	case obj == nil || obj.Pkg() == nil:
+	case obj.Pkg() == e.Pkg:
+		if e.state[fn] != inProgress && e.summaries != nil {
+			return e.local(fn).EndsTx
+		}
+	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		if s := e.Import(obj); s != nil {
+			return s.EndsTx
+		}
+	}
+	return false
 }
 
 // inTransaction reports whether the instruction being walked in fr runs
@@ -207,7 +270,7 @@ func (e *Engine) txInfo(fn *ssa.Function) *txFlow {
 				bit := uint64(1) << min(next, 63)
 				next++
 				info.begins[x] = bit
-			case isTxClose(&call.Call):
+			case isTxClose(&call.Call) || e.callEndsTx(&call.Call):
 				closers = append(closers, call)
 			}
 		}

@@ -176,7 +176,6 @@ func (s *Server) CalleeCommitsTwin(ctx context.Context, id int64) error {
 		tx.Rollback(ctx)
 		return err
 	}
-	// MISSED (false positive): a function with a pgx.Tx parameter counts as inside a transaction everywhere, even after it commits that parameter.
 	return s.finish(ctx, tx, id)
 }
 
@@ -450,7 +449,6 @@ func (s *Server) FieldUowTwin(ctx context.Context, id int64) error {
 	if err := s.uow.End(ctx); err != nil {
 		return err
 	}
-	// MISSED (false positive): End commits (its summary could say so), but only calls named commit/rollback close a transaction.
 	_, err := s.river.Insert(ctx, FulfilArgs{ID: id}, nil)
 	return err
 }
