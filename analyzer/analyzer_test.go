@@ -63,3 +63,16 @@ func TestContracts(t *testing.T)    { run(t, "contracts/impl", "contracts/handle
 func TestRecursion(t *testing.T)    { run(t, "recursion") }
 func TestBodiless(t *testing.T)     { run(t, "bodiless") }
 func TestTransactions(t *testing.T) { run(t, "txspan") }
+
+// TestClasses runs the fail-closed corpus: one package per class of
+// evasion (testdata/src/classes/<class>), each shape with a clean twin.
+func TestClasses(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(testdata(t), "src", "classes", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		class := filepath.Base(d)
+		t.Run(class, func(t *testing.T) { run(t, "classes/"+class) })
+	}
+}

@@ -48,8 +48,8 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 	}
 	done := map[key]bool{}
 	contracted := a.contractedIfaces(eng)
-	var check func(pos token.Pos, concrete, ifaceType types.Type)
-	check = func(pos token.Pos, concrete, ifaceType types.Type) {
+	var check func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface)
+	check = func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface) {
 		iface, ok := ifaceType.Underlying().(*types.Interface)
 		if !ok || types.IsInterface(concrete) {
 			return
@@ -60,7 +60,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 		if !contracted[ifaceType] {
 			for it := range contracted {
 				if u, ok := it.Underlying().(*types.Interface); ok && !types.Identical(it, ifaceType) && types.Implements(concrete, u) {
-					check(pos, concrete, it)
+					check(pos, concrete, it, mi)
 				}
 			}
 		}
@@ -84,6 +84,11 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			if impl.Pkg() == a.pass.Pkg {
 				if fn := prog.FuncValue(impl); fn != nil {
 					sum = sums[fn]
+					if _, isFunc := concrete.Underlying().(*types.Signature); isFunc && mi != nil {
+						// An adapter (NotesFunc(f)): its method calls the
+						// very function converted here.
+						sum = eng.ConversionSummary(mi, fn)
+					}
 				}
 			} else {
 				var s effects.Summary
@@ -99,7 +104,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 		}
 	}
 	for _, mi := range effects.Conversions(all) {
-		check(conversionPos(mi), mi.X.Type(), mi.Type())
+		check(conversionPos(mi), mi.X.Type(), mi.Type(), mi)
 	}
 	// var _ I = (*T)(nil) has no effect, so SSA drops it; read it from
 	// the syntax.
@@ -112,7 +117,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			it := a.pass.TypesInfo.TypeOf(vs.Type)
 			for _, v := range vs.Values {
 				if tv, ok := a.pass.TypesInfo.Types[v]; ok && it != nil {
-					check(v.Pos(), tv.Type, it)
+					check(v.Pos(), tv.Type, it, nil)
 				}
 			}
 			return true

@@ -88,3 +88,24 @@ func Conversions(fns []*ssa.Function) []*ssa.MakeInterface {
 	})
 	return out
 }
+
+// ConversionSummary is the summary of calling impl, a method of a function
+// type (an adapter like http.HandlerFunc), on the function value a
+// conversion converts: the method calls that very function.
+func (e *Engine) ConversionSummary(mi *ssa.MakeInterface, impl *ssa.Function) *Summary {
+	if e.summaries == nil {
+		e.summaries = map[*ssa.Function]*Summary{}
+		e.state = map[*ssa.Function]uint8{}
+	}
+	obj := funcObject(impl)
+	if obj == nil {
+		return nil
+	}
+	saved := e.budget
+	e.budget = maxWork
+	defer func() { e.budget = saved }()
+	root := &frame{fn: mi.Parent(), root: true, visiting: map[ssa.Value]bool{}}
+	out := newCollector()
+	e.callObj(obj, impl, []binding{{v: mi.X, fr: root}}, mi.Pos(), root, out)
+	return out.summary(e.pos(mi.Pos()), e.Module)
+}

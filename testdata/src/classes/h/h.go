@@ -102,7 +102,6 @@ func FuncAdapter(db *sql.DB) api.Notes {
 
 // FuncAdapterGood: twin of FuncAdapter.
 func FuncAdapterGood(db *sql.DB) api.Notes {
-	// FALSE POSITIVE: NotesFunc.Save is checked with its receiver unknown ("calls a function-valued parameter"), not with the literal converted here
 	return NotesFunc(func(ctx context.Context, body string) error {
 		_, err := db.ExecContext(ctx, "INSERT INTO notes (tenant_id, body) VALUES ($1, $2)", 1, body)
 		return err
