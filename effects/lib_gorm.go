@@ -74,6 +74,11 @@ func gormLibrary() *Library {
 	for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
 		l.IfaceModels[p+".ConnPool."+name] = sqlText(2)
 	}
+	// The migrator reads the schema; anything else it does (create, alter,
+	// drop tables) stays unprovable through the sink interface.
+	for _, name := range []string{"HasTable", "HasColumn", "HasIndex", "HasConstraint", "HasView", "CurrentDatabase", "GetTables", "ColumnTypes", "GetIndexes", "GetTypeAliases", "FullDataTypeOf", "GetDBVersion"} {
+		l.IfaceModels[p+".Migrator."+name] = func(*callSite) {}
+	}
 	// The generic API (gorm.G[T](db)...): reads and builders are safe,
 	// writes are not modelled yet.
 	reads := map[string]bool{"Find": true, "First": true, "Last": true, "Take": true, "Count": true, "Row": true, "Rows": true, "Scan": true, "FindInBatches": true, "Build": true}
@@ -236,8 +241,14 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 			case "Model":
 				st.model = pointee(v.Call.Args[1])
 				st.modelV = v.Call.Args[1]
-			case "Where", "Not", "Or", "Scopes":
+			case "Where", "Not", "Or":
 				st.where = true
+			case "Scopes":
+				// A scope bounds the statement only if it adds a
+				// condition; one that switches the table is not read.
+				w, table := e.scopesDo(v.Call.Args[1:], fr)
+				st.where = st.where || w
+				st.bad = st.bad || table
 			}
 		}
 		return prev
@@ -386,4 +397,35 @@ func plural(s string) string {
 		return s + "es"
 	}
 	return s + "s"
+}
+
+// scopesDo reads the scope functions handed to Scopes: whether one adds a
+// condition (Where, Not, Or, or a scope of its own), and whether one may
+// switch the table or model (Table, Model, or a scope it cannot read).
+func (e *Engine) scopesDo(args []ssa.Value, fr *frame) (where, table bool) {
+	var fs funcSet
+	for _, a := range args {
+		for _, el := range sliceElems(a) {
+			e.collectFuncs(el, fr, &fs, 0)
+		}
+	}
+	if fs.unresolved || len(fs.params)+len(fs.elemParams)+len(fs.fieldParams)+len(fs.returned)+len(fs.wrapped) > 0 || fs.fromStd || len(fs.callables) == 0 {
+		return false, true
+	}
+	for _, cl := range fs.callables {
+		eachInstr([]*ssa.Function{cl.fn}, func(_ *ssa.Function, in ssa.Instruction) {
+			c, ok := in.(ssa.CallInstruction)
+			if !ok {
+				return
+			}
+			key := staticKey(*c.Common())
+			switch {
+			case strings.HasSuffix(key, "gorm.io/gorm.DB.Where"), strings.HasSuffix(key, "gorm.io/gorm.DB.Not"), strings.HasSuffix(key, "gorm.io/gorm.DB.Or"):
+				where = true
+			case strings.HasSuffix(key, "gorm.io/gorm.DB.Table"), strings.HasSuffix(key, "gorm.io/gorm.DB.Model"), strings.HasSuffix(key, "gorm.io/gorm.DB.Scopes"):
+				table = true
+			}
+		})
+	}
+	return where, table
 }

@@ -53,11 +53,11 @@ func pgxLibrary() *Library {
 			pgxPath + "/pgtype.*", pgxPath + "/stdlib.*", pgxPath + "/tracelog.*", pgxPath + "/multitracer.*", pgxPath + "/log/testingadapter.*",
 		},
 	}
-	l.Safe = append(l.Safe, keys(pgxPath+".Conn.", "Begin", "BeginTx", "Close", "Config", "Deallocate", "DeallocateAll", "IsClosed", "LoadType", "LoadTypes", "PgConn", "Ping", "Prepare", "TypeMap", "WaitForNotification")...)
+	l.Safe = append(l.Safe, keys(pgxPath+".Conn.", "Begin", "BeginTx", "Close", "Config", "Deallocate", "DeallocateAll", "IsClosed", "LoadType", "LoadTypes", "PgConn", "Ping", "TypeMap", "WaitForNotification")...)
 	l.Safe = append(l.Safe, keys(pgxpoolPath+".Pool.", "Acquire", "AcquireAllIdle", "AcquireFunc", "Begin", "BeginTx", "Close", "Config", "Ping", "Reset", "Stat")...)
 	l.Safe = append(l.Safe, keys(pgxpoolPath+".Conn.", "Begin", "BeginTx", "Conn", "Hijack", "Ping", "Release")...)
-	l.Safe = append(l.Safe, keys(pgxpoolPath+".Tx.", "Begin", "Commit", "Rollback", "Conn", "Prepare")...)
-	l.Safe = append(l.Safe, keys(pgconnPath+".PgConn.", "CancelRequest", "CheckConn", "CleanupDone", "Close", "CustomData", "Deallocate", "EscapeString", "IsBusy", "IsClosed", "PID", "ParameterStatus", "Ping", "Prepare", "SecretKey", "SyncConn", "TxStatus", "WaitForNotification", "Conn")...)
+	l.Safe = append(l.Safe, keys(pgxpoolPath+".Tx.", "Begin", "Commit", "Rollback", "Conn")...)
+	l.Safe = append(l.Safe, keys(pgconnPath+".PgConn.", "CancelRequest", "CheckConn", "CleanupDone", "Close", "CustomData", "Deallocate", "EscapeString", "IsBusy", "IsClosed", "PID", "ParameterStatus", "Ping", "SecretKey", "SyncConn", "TxStatus", "WaitForNotification", "Conn")...)
 	for _, recv := range []string{pgxPath + ".Conn", pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx"} {
 		for _, name := range []string{"Exec", "Query", "QueryRow"} {
 			l.Models[recv+"."+name] = pgText(2)
@@ -72,9 +72,16 @@ func pgxLibrary() *Library {
 	}
 	l.IfaceModels[pgxPath+".Tx.CopyFrom"] = copyFromModel
 	l.IfaceModels[pgxPath+".Tx.SendBatch"] = sendBatchModel
-	for _, name := range []string{"Commit", "Rollback", "Begin", "Conn", "Prepare"} {
+	for _, name := range []string{"Commit", "Rollback", "Begin", "Conn"} {
 		l.IfaceModels[pgxPath+".Tx."+name] = func(*callSite) {}
 	}
+	// Prepare(ctx, name, sql): the statement runs wherever the name is
+	// executed (Exec(ctx, name) reads like SQL text but is not): its
+	// effects count where it is prepared.
+	l.IfaceModels[pgxPath+".Tx.Prepare"] = pgText(3)
+	l.Models[pgxPath+".Conn.Prepare"] = pgText(3)
+	l.Models[pgxpoolPath+".Tx.Prepare"] = pgText(3)
+	l.Models[pgconnPath+".PgConn.Prepare"] = pgText(3)
 	// pgconn runs SQL text too: Exec may hold several statements; COPY
 	// text names its table.
 	l.Models[pgconnPath+".PgConn.Exec"] = pgText(2)
@@ -98,8 +105,61 @@ func pgxLibrary() *Library {
 // driver fixes the dialect.
 func pgText(i int) model {
 	return func(c *callSite) {
-		c.emit(Pending{Op: OpSQL, Text: c.str(i, handleString), Dialect: uint8(sqltext.Postgres)})
+		text := c.str(i, handleString)
+		if preparedHere(c, text) {
+			return // the name of a statement prepared here: counted at its Prepare
+		}
+		c.emit(Pending{Op: OpSQL, Text: text, Dialect: uint8(sqltext.Postgres)})
 	}
+}
+
+// preparedHere reports whether text is a bare name that a Prepare call of
+// the same function prepares (pgx runs the prepared statement when Exec
+// is handed its name).
+func preparedHere(c *callSite, text Str) bool {
+	ts := text.texts()
+	if len(ts) != 1 || !ts[0].Complete || !bareName(ts[0].Text) || c.fr == nil {
+		return false
+	}
+	found := false
+	eachInstr([]*ssa.Function{c.fr.fn}, func(_ *ssa.Function, in ssa.Instruction) {
+		call, ok := in.(ssa.CallInstruction)
+		if found || !ok {
+			return
+		}
+		cc := call.Common()
+		name := ""
+		if cc.IsInvoke() {
+			name = cc.Method.Name()
+		} else if fn := cc.StaticCallee(); fn != nil {
+			name = fn.Name()
+		}
+		if name != "Prepare" {
+			return
+		}
+		args := cc.Args
+		if !cc.IsInvoke() {
+			args = args[1:] // the receiver
+		}
+		if len(args) >= 2 {
+			if k, ok := args[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && constant.StringVal(k.Value) == ts[0].Text {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+func bareName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // copyFromModel: CopyFrom(ctx, tableName pgx.Identifier, ...) inserts rows
@@ -211,6 +271,9 @@ func queuedSQL(e *Engine, b ssa.Value, fr *frame, depth int, text *Str, found *b
 			key := staticKey(r.Call)
 			switch {
 			case key == pgxPath+".Batch.Queue" && len(r.Call.Args) >= 2 && r.Call.Args[0] == b:
+				if queuedRewritten(r) {
+					return false // q := b.Queue(...); q.SQL = ...
+				}
 				*text = unionStr(*text, e.trace(r.Call.Args[1], fr, handleString))
 				*found = true
 			case key == pgxPath+".Batch.Len":
@@ -227,12 +290,41 @@ func queuedSQL(e *Engine, b ssa.Value, fr *frame, depth int, text *Str, found *b
 					}
 				}
 			}
-		case *ssa.DebugRef, *ssa.FieldAddr:
+		case *ssa.FieldAddr:
+			// b.QueuedQueries read is harmless; a store to it (append
+			// of a hand-made QueuedQuery) queues what Queue never saw.
+			for _, r2 := range *r.Referrers() {
+				if _, isStore := r2.(*ssa.Store); isStore {
+					return false
+				}
+			}
+		case *ssa.DebugRef:
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// queuedRewritten reports whether the *QueuedQuery a Queue call returns
+// has a field written (its SQL replaced) or is kept elsewhere.
+func queuedRewritten(call *ssa.Call) bool {
+	for _, r := range *call.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, r2 := range *r.Referrers() {
+				if _, isStore := r2.(*ssa.Store); isStore {
+					return true
+				}
+			}
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			return true // handed on: it may be changed there
+		case *ssa.Store, *ssa.MakeInterface:
+			return true
+		}
+	}
+	return false
 }
 
 func sendsBatch(c ssa.CallCommon) bool {

@@ -467,6 +467,10 @@ func (p *parser) stmt(lo, hi int, sc *scope) info {
 			return p.merge(lo, hi, sc)
 		case "explain":
 			return p.explain(lo, hi, sc)
+		case "copy":
+			if in, ok := p.copyStmt(lo, hi, sc); ok {
+				return in
+			}
 		case "analyze", "analyse":
 			// MariaDB's ANALYZE <statement> runs the statement; ANALYZE
 			// [TABLE] t only gathers statistics.
@@ -1445,6 +1449,37 @@ func (p *parser) explain(lo, hi int, sc *scope) info {
 	p.stmt(i, hi, sc)
 	p.reads, p.writes, p.dcte = reads, writes, dcte
 	return info{kind: Control}
+}
+
+// copyStmt reads COPY t [(cols)] FROM STDIN (an insert into t), COPY t
+// [(cols)] TO STDOUT (a read of t) and COPY (query) TO STDOUT (the query
+// runs). COPY to or from a file or a PROGRAM runs on the server: it is
+// left to other, unprovable.
+func (p *parser) copyStmt(lo, hi int, sc *scope) (info, bool) {
+	i := lo + 1
+	if p.is(i, hi, tLParen) {
+		e := p.after(i, hi)
+		if !p.word(e, hi, "to") || !p.word(e+1, hi, "stdout") {
+			return info{}, false
+		}
+		return p.stmt(i+1, p.end(i, hi), sc), true
+	}
+	name, j, ok := p.name(i, hi)
+	if !ok || p.nameOpen(j) {
+		return info{}, false
+	}
+	if p.is(j, hi, tLParen) {
+		j = p.after(j, hi)
+	}
+	switch {
+	case p.word(j, hi, "from") && p.word(j+1, hi, "stdin"):
+		p.addWrite(name)
+		return info{kind: Insert, table: name}, true
+	case p.word(j, hi, "to") && p.word(j+1, hi, "stdout"):
+		p.addRead(name)
+		return info{kind: Select, table: name}, true
+	}
+	return info{}, false
 }
 
 // createAs reads CREATE [TEMP ...] TABLE t [(cols)] AS query and CREATE

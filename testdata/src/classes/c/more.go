@@ -24,8 +24,6 @@ func (s *Server) PgConnCopyToDelete(ctx context.Context) error {
 	return err
 }
 
-// FP: COPY (query) TO is not read
-//
 //agent:operable grant=Narrow
 func (s *Server) PgConnCopyToDeleteTwin(ctx context.Context) error {
 	var out bytes.Buffer
@@ -36,9 +34,6 @@ func (s *Server) PgConnCopyToDeleteTwin(ctx context.Context) error {
 // --- C9: a statement appended to the batch's exported QueuedQueries
 // field, not queued with Queue.
 
-// MISSED: batchSQL ignores FieldAddr referrers of the batch: a statement
-// stored into QueuedQueries directly is never read
-//
 //agent:operable grant=Narrow
 func (s *Server) BatchFieldAppend(ctx context.Context) error {
 	b := &pgx.Batch{}
@@ -58,9 +53,6 @@ func (s *Server) BatchFieldAppendTwin(ctx context.Context) error {
 // --- C10: Queue returns the *QueuedQuery; its SQL is rewritten before
 // the batch is sent.
 
-// MISSED: the *QueuedQuery that Queue returns is not followed: its SQL
-// field is rewritten after the text was read
-//
 //agent:operable grant=Narrow
 func (s *Server) BatchQueuedSQLRewrite(ctx context.Context) error {
 	b := &pgx.Batch{}
@@ -80,8 +72,6 @@ func (s *Server) BatchQueuedSQLRewriteTwin(ctx context.Context) error {
 // --- C11: pgx's Exec takes a prepared statement's name in place of SQL;
 // a statement prepared under a harmless-looking name runs a DELETE.
 
-// MISSED: pgx.(*Conn).Prepare is listed safe; the name Exec runs is read
-// as SQL text, so the DELETE prepared under it is never seen
 //
 //agent:operable grant=Narrow
 func (s *Server) PgxPrepareShadow(ctx context.Context) error {
@@ -105,15 +95,13 @@ func (s *Server) PgxPrepareShadowTwin(ctx context.Context) error {
 
 //agent:operable grant=Narrow
 func (s *Server) PgxPrepareByName(ctx context.Context) error {
-	if _, err := s.conn.Prepare(ctx, "purge", "DELETE FROM payouts WHERE tenant_id = 7"); err != nil {
+	if _, err := s.conn.Prepare(ctx, "purge", "DELETE FROM payouts WHERE tenant_id = 7"); err != nil { // want `PgxPrepareByName writes "payouts"`
 		return err
 	}
-	_, err := s.conn.Exec(ctx, "purge") // want `PgxPrepareByName (writes "payouts"|runs SQL the reader cannot parse|runs a statement the analysis does not model)`
+	_, err := s.conn.Exec(ctx, "purge")
 	return err
 }
 
-// FP: a prepared statement's name handed to Exec is read as SQL text
-//
 //agent:operable grant=Narrow
 func (s *Server) PgxPrepareByNameTwin(ctx context.Context) error {
 	if _, err := s.conn.Prepare(ctx, "note", "INSERT INTO refund_notes (tenant_id) VALUES ($1)"); err != nil {
@@ -128,7 +116,7 @@ func (s *Server) PgxPrepareByNameTwin(ctx context.Context) error {
 //agent:operable grant=Narrow
 func (s *Server) PgConnExecPrepared(ctx context.Context) error {
 	pc := s.conn.PgConn()
-	if _, err := pc.Prepare(ctx, "p", "DELETE FROM payouts WHERE tenant_id = 7", nil); err != nil {
+	if _, err := pc.Prepare(ctx, "p", "DELETE FROM payouts WHERE tenant_id = 7", nil); err != nil { // want `PgConnExecPrepared writes "payouts"`
 		return err
 	}
 	_, err := pc.ExecPrepared(ctx, "p", nil, nil, nil).Close() // want `PgConnExecPrepared (writes "payouts"|calls pgconn.\(\*PgConn\).ExecPrepared, which authvet does not model)`
@@ -282,9 +270,6 @@ func onPayouts(d *gorm.DB) *gorm.DB { return d.Table("payouts") }
 
 func ofTenant(d *gorm.DB) *gorm.DB { return d.Where("tenant_id = ?", 7) }
 
-// MISSED: Scopes functions are not read for Table (nor Model): the table is
-// taken from the deleted value's type
-//
 //agent:operable grant=Narrow
 func (s *Server) GormScopeTable(ctx context.Context) error {
 	return s.gdb.Scopes(onPayouts).Where("id = ?", 1).Delete(&Refund{}).Error // want `GormScopeTable (writes "payouts"|writes through gorm to a table the analysis cannot name)`
@@ -299,8 +284,6 @@ func (s *Server) GormScopeTableTwin(ctx context.Context) error {
 
 func unchanged(d *gorm.DB) *gorm.DB { return d }
 
-// MISSED: any Scopes call counts as a Where, whatever the scope does
-//
 //agent:operable grant=Narrow
 func (s *Server) GormScopeNoWhere(ctx context.Context) error {
 	return s.gdb.Session(&gorm.Session{AllowGlobalUpdate: true}).Scopes(unchanged).Delete(&Refund{}).Error // want `GormScopeNoWhere writes every row of "refunds"`
@@ -313,8 +296,6 @@ func (s *Server) GormScopeNoWhereTwin(ctx context.Context) error {
 
 // --- C22: the migrator drops a table.
 
-// MISSED: DB.Migrator is safe and calls through the gorm.Migrator sink
-// interface it returns are silent
 //
 //agent:operable grant=Narrow
 func (s *Server) GormMigratorDrop(ctx context.Context) error {
