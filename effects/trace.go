@@ -922,4 +922,3 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	}
 	return done, up, true
 }
-

@@ -75,8 +75,7 @@ func (s *Server) PgConnCopyFrom(ctx context.Context) error {
 	return err
 }
 
-// FP: the SQL reader does not model COPY ... FROM STDIN, so the table is
-// not read even when the grant allows it.
+// PgConnCopyFromTwin copies into a table the grant allows.
 //
 //agent:operable grant=Narrow
 func (s *Server) PgConnCopyFromTwin(ctx context.Context) error {
