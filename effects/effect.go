@@ -259,6 +259,9 @@ type Arg struct {
 // Summary is the effect summary of one function: what calling it can do,
 // with subjects that depend on its parameters left pending. It is
 // exported as an analysis fact so callers in other packages can use it.
+// FieldSource says which parameter a field of the returned struct holds.
+type FieldSource struct{ Field, Param int }
+
 type Summary struct {
 	Effects []Effect
 	Pending []Pending
@@ -276,6 +279,10 @@ type Summary struct {
 	// BeginsTx: the function may return with a transaction open (a
 	// project's own Begin wrapper): its callers are inside one after it.
 	BeginsTx bool
+	// ResultFields: the function returns a struct it builds (or a pointer
+	// to one) whose field Field holds its parameter Param on every
+	// return (a constructor: New(db) *Queries{db: db}).
+	ResultFields []FieldSource
 	// EndsTx: the function commits or rolls back a transaction it did not
 	// begin (one it was handed, or keeps in its receiver): a project's
 	// own End or Finish.
@@ -309,7 +316,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && len(s.ResultFields) == 0)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -237,6 +238,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 		}
 	}
 	s.EndsTx = e.endsForeignTx(fn)
+	s.ResultFields = resultFields(fn)
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txBegunOpenAt(fn, ret) {
@@ -869,4 +871,67 @@ func ownLiteral(v ssa.Value, fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// resultFields finds the fields of the struct fn builds and returns that
+// hold one of its parameters, the same on every return.
+func resultFields(fn *ssa.Function) []FieldSource {
+	if fn.Signature.Results().Len() == 0 {
+		return nil
+	}
+	var out []FieldSource
+	first := true
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		v := ret.Results[0]
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = load.X
+		}
+		alloc, ok := v.(*ssa.Alloc)
+		if !ok {
+			return nil
+		}
+		var here []FieldSource
+		for _, r := range *alloc.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				st, ok := r2.(*ssa.Store)
+				if !ok || st.Addr != fa {
+					continue
+				}
+				val := st.Val
+				for {
+					if mi, ok := val.(*ssa.MakeInterface); ok {
+						val = mi.X
+						continue
+					}
+					if ci, ok := val.(*ssa.ChangeInterface); ok {
+						val = ci.X
+						continue
+					}
+					break
+				}
+				if p, ok := val.(*ssa.Parameter); ok {
+					if i := paramIndex(fn, p); i >= 0 {
+						here = append(here, FieldSource{Field: fa.Field, Param: i})
+					}
+				}
+			}
+		}
+		if first {
+			out, first = here, false
+			continue
+		}
+		out = slices.DeleteFunc(out, func(f FieldSource) bool { return !slices.Contains(here, f) })
+	}
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
 }

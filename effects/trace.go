@@ -904,6 +904,14 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 		for _, el := range els {
 			bs = append(bs, binding{v: el, fr: b.fr})
 		}
+	} else if call, ok := v.(*ssa.Call); ok {
+		// Built by a constructor: the parameter its summary says the
+		// field holds, bound to this call's argument.
+		arg, found := e.resultField(call, path[0])
+		if !found {
+			return nil, nil, false
+		}
+		bs = append(bs, binding{v: arg, fr: b.fr})
 	} else {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 			v = load.X // a struct value loaded from its variable
@@ -921,4 +929,38 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 		done, up = append(done, d...), append(up, u...)
 	}
 	return done, up, true
+}
+
+// resultField returns the argument of call that field f of the struct
+// its callee returns holds (Summary.ResultFields).
+func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
+	if call.Call.IsInvoke() {
+		return nil, false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return nil, false
+	}
+	var s *Summary
+	obj := funcObject(callee)
+	switch {
+	case obj == nil || obj.Pkg() == nil:
+		return nil, false
+	case obj.Pkg() == e.Pkg:
+		if e.state[callee] == inProgress || e.summaries == nil {
+			return nil, false
+		}
+		s = e.local(callee)
+	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		s = e.Import(obj)
+	}
+	if s == nil {
+		return nil, false
+	}
+	for _, fs := range s.ResultFields {
+		if fs.Field == f && fs.Param < len(call.Call.Args) {
+			return call.Call.Args[fs.Param], true
+		}
+	}
+	return nil, false
 }

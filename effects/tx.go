@@ -2,6 +2,7 @@ package effects
 
 import (
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -438,6 +439,11 @@ func (e *Engine) isTxBegin(c *ssa.CallCommon) bool {
 		}
 	}
 	if c.IsInvoke() {
+		// Through an interface a modelled handle was converted to here
+		// (var b beginner = gormDB; b.Begin()).
+		if t := convertedFrom(c.Value); t != nil {
+			return lib().txBegins[qualifiedName(t)+"."+c.Method.Name()]
+		}
 		return false
 	}
 	fn := c.StaticCallee()
@@ -489,4 +495,35 @@ func callKey(c *ssa.CallCommon) string {
 		return ""
 	}
 	return staticKey(*c)
+}
+
+// convertedFrom returns the concrete type an interface value was made
+// from in the same function, through local variables, or nil.
+func convertedFrom(v ssa.Value) types.Type {
+	for i := 0; i < 8 && v != nil; i++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			return x.X.Type()
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.UnOp:
+			cell, ok := x.X.(*ssa.Alloc)
+			if !ok || x.Op != token.MUL {
+				return nil
+			}
+			var val ssa.Value
+			for _, r := range *cell.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+					if val != nil {
+						return nil
+					}
+					val = st.Val
+				}
+			}
+			v = val
+		default:
+			return nil
+		}
+	}
+	return nil
 }
