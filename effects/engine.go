@@ -838,7 +838,12 @@ func (e *Engine) returnedHandlers(root *frame, out *collector) {
 // ownLiteral reports whether v is (a conversion of) a literal defined in
 // fn's body, or a variable (a named result) only such literals are
 // stored to.
-func ownLiteral(v ssa.Value, fn *ssa.Function) bool {
+func ownLiteral(v ssa.Value, fn *ssa.Function) bool { return ownLiteralAt(v, fn, 0) }
+
+func ownLiteralAt(v ssa.Value, fn *ssa.Function, depth int) bool {
+	if depth > 4 {
+		return false
+	}
 	for i := 0; i < 4 && v != nil; i++ {
 		switch x := v.(type) {
 		case *ssa.ChangeType:
@@ -861,7 +866,7 @@ func ownLiteral(v ssa.Value, fn *ssa.Function) bool {
 				if c, ok := st.Val.(*ssa.Const); ok && c.IsNil() {
 					continue
 				}
-				if !ownLiteral(st.Val, fn) {
+				if !ownLiteralAt(st.Val, fn, depth+1) {
 					return false
 				}
 			}

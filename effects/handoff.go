@@ -589,7 +589,15 @@ const (
 )
 
 // lifetime classifies the object addr is rooted at.
-func lifetime(addr ssa.Value, fr *frame) (int, int) {
+func lifetime(addr ssa.Value, fr *frame) (int, int) { return lifetimeAt(addr, fr, 0) }
+
+// lifetimeAt is lifetime, depth cells deep: past a few cells (a pointer
+// kept in a variable that keeps itself, p = p.next) the object is taken
+// to outlive the request.
+func lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
+	if depth > 4 {
+		return lifeLong, 0
+	}
 	for i := 0; i < 32; i++ {
 		switch a := addr.(type) {
 		case *ssa.Global:
@@ -630,7 +638,7 @@ func lifetime(addr ssa.Value, fr *frame) (int, int) {
 			if cell, ok := a.X.(*ssa.Alloc); ok && a.Op == token.MUL && isPointerLike(a.Type()) {
 				// A pointer kept in a local cell (a variable a closure
 				// captures): what was stored there decides.
-				return cellLifetime(cell, fr)
+				return cellLifetime(cell, fr, depth+1)
 			}
 			addr = a.X
 		case *ssa.Slice:
@@ -686,7 +694,7 @@ func isPointerLike(t types.Type) bool {
 
 // cellLifetime is the longest lifetime of the values stored into a local
 // cell (a captured variable).
-func cellLifetime(cell *ssa.Alloc, fr *frame) (int, int) {
+func cellLifetime(cell *ssa.Alloc, fr *frame, depth int) (int, int) {
 	life, param, stores := lifeLocal, 0, 0
 	for _, r := range *cell.Referrers() {
 		st, ok := r.(*ssa.Store)
@@ -694,7 +702,7 @@ func cellLifetime(cell *ssa.Alloc, fr *frame) (int, int) {
 			continue
 		}
 		stores++
-		l, p := lifetime(st.Val, fr)
+		l, p := lifetimeAt(st.Val, fr, depth)
 		if l == lifeLong || (l == lifeParam && life == lifeLocal) {
 			life, param = l, p
 		}

@@ -787,6 +787,9 @@ func (p Pending) String() string { return fmt.Sprintf("%d %s at %s", p.Op, p.Tex
 // (or array).
 const elemStep = -1
 
+// maxFieldPath bounds a paramField's path.
+const maxFieldPath = 8
+
 // paramField is a field, at a path of struct fields (and slice
 // elements), of a parameter of the function being summarised.
 type paramField struct {
@@ -891,6 +894,9 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 		return []binding{b}, nil, true
 	}
 	if pf, isField := paramFieldOf(b.v, b.fr); isField {
+		if len(pf.path)+len(path) > maxFieldPath {
+			return nil, nil, false // a path growing through recursion: cut
+		}
 		return nil, []paramField{{param: pf.param, path: append(slices.Clone(pf.path), path...)}}, true
 	}
 	var bs []binding
