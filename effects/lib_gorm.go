@@ -196,6 +196,12 @@ func gormWrite(name string) model {
 			c.add(kind, table, TypeResolved)
 		}
 		hookValue, hookFr := value, vfr
+		if hookValue != nil && !structValue(hookValue) {
+			hookValue = nil // Updates(map[string]any{...}): the Model's hooks run
+		}
+		if value != nil && name != "Delete" {
+			e.gormAssociations(c, value, vfr)
+		}
 		if hookValue == nil {
 			for _, st := range states {
 				if st.modelV != nil {
@@ -428,4 +434,87 @@ func (e *Engine) scopesDo(args []ssa.Value, fr *frame) (where, table bool) {
 		})
 	}
 	return where, table
+}
+
+// structValue reports whether v is a struct, or a pointer to or slice of
+// structs (a model value), not a map of columns.
+func structValue(v ssa.Value) bool {
+	t := pointee(v)
+	for t != nil {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Struct:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// gormAssociations: gorm saves, into their own tables, the associated
+// models a written value carries in its fields (Claim{Payouts: []Payout{...}}).
+// Only fields the analysis sees set count; a value built elsewhere is
+// read for its own table only.
+func (e *Engine) gormAssociations(c *callSite, value ssa.Value, fr *frame) {
+	v := value
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	alloc, afr, ok := allocOf(v, fr, 0)
+	if !ok {
+		return
+	}
+	st, ok := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if !e.modelType(ft) {
+			continue
+		}
+		var bs []binding
+		fieldOfAlloc(alloc, i, afr, 0, &bs)
+		set := false
+		for _, b := range bs {
+			if k, ok := b.v.(*ssa.Const); !ok || !k.IsNil() {
+				set = true
+			}
+		}
+		if !set {
+			continue
+		}
+		if table, ok := e.gormTable(gormState{model: ft}, nil); ok {
+			c.add(Write, table, TypeResolved)
+		}
+	}
+}
+
+// modelType reports whether a field's type is an associated model: a
+// struct of an analysed package (not time.Time, sql.Null*, gorm.Model),
+// or a pointer to or slice of one.
+func (e *Engine) modelType(t types.Type) bool {
+	for {
+		switch u := t.(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	return !e.stdPkg(n.Obj().Pkg()) && !strings.HasPrefix(n.Obj().Pkg().Path(), "gorm.io/")
 }

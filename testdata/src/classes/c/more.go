@@ -163,7 +163,7 @@ func (s *Server) SqlxStmtxInTx(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// FP: Tx.Stmtx is not traced back to the Preparex that made the statement
+// PRECISION GAP (honestly unprovable, whatever the grant): Tx.Stmtx is not traced back to the Preparex that made the statement.
 //
 //agent:operable grant=Narrow
 func (s *Server) SqlxStmtxInTxTwin(ctx context.Context) error {
@@ -172,7 +172,7 @@ func (s *Server) SqlxStmtxInTxTwin(ctx context.Context) error {
 		return err
 	}
 	tx := s.x.MustBegin()
-	tx.Stmtx(st).MustExec(7)
+	tx.Stmtx(st).MustExec(7) // want `SqlxStmtxInTxTwin runs SQL text that is not constant`
 	return tx.Commit()
 }
 
@@ -188,7 +188,7 @@ func (s *Server) SqlxEmbeddedStmt(ctx context.Context) error {
 	return err
 }
 
-// FP: the *sql.Stmt embedded in *sqlx.Stmt is not traced back to Preparex
+// PRECISION GAP (honestly unprovable, whatever the grant): the *sql.Stmt embedded in *sqlx.Stmt is not traced back to Preparex.
 //
 //agent:operable grant=Narrow
 func (s *Server) SqlxEmbeddedStmtTwin(ctx context.Context) error {
@@ -196,7 +196,7 @@ func (s *Server) SqlxEmbeddedStmtTwin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = st.Stmt.Exec(7)
+	_, err = st.Stmt.Exec(7) // want `SqlxEmbeddedStmtTwin runs SQL text that is not constant`
 	return err
 }
 
