@@ -107,7 +107,7 @@ func hasWork(c *collector) bool {
 // remapDetach turns a detachment conditional on the callee's parameter
 // i (1-based; 0: none) into the caller's terms: what the caller passes
 // outlives the request, is one of its own parameters, or is made here.
-func remapDetach(i int, ctx *instCtx) callFlags {
+func (e *Engine) remapDetach(i int, ctx *instCtx) callFlags {
 	if i == 0 {
 		return callFlags{}
 	}
@@ -116,7 +116,7 @@ func remapDetach(i int, ctx *instCtx) callFlags {
 	if !ok || !b.live() {
 		return callFlags{detach: true}
 	}
-	switch life, idx := lifetime(b.v, b.fr); life {
+	switch life, idx := e.lifetime(b.v, b.fr); life {
 	case lifeLong:
 		return callFlags{detach: true}
 	case lifeParam:
@@ -459,7 +459,7 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 // parameter to the closure or function the caller passes.
 func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
 	sub := newCollector()
-	fl := remapDetach(p.DetachIf, ctx)
+	fl := e.remapDetach(p.DetachIf, ctx)
 	fl.inTx = p.InTx
 	fl.detach = fl.detach || p.Detach
 	p.Detach = false // callArg marks the work itself
@@ -502,7 +502,7 @@ func (e *Engine) detachIf(p Pending, ctx *instCtx, out *collector) {
 		out.add(Effect{Kind: Detached, Reason: storedReason, Pos: p.Pos, Via: p.Via, Module: p.Module})
 		return
 	}
-	switch life, idx := lifetime(b.v, b.fr); life {
+	switch life, idx := e.lifetime(b.v, b.fr); life {
 	case lifeLong:
 		out.add(Effect{Kind: Detached, Reason: storedReason, Pos: p.Pos, Via: p.Via, Module: p.Module})
 	case lifeParam:
@@ -526,7 +526,7 @@ func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *f
 				q := p
 				q.Param, q.Fields = u.param, u.path
 				q.Args = e.passArgs(p.Args, ctx, pos, fr, out)
-				fl := remapDetach(p.DetachIf, ctx)
+				fl := e.remapDetach(p.DetachIf, ctx)
 				q.Detach, q.DetachIf = p.Detach || fl.detach, fl.detachIf
 				out.addPending(q)
 			}
@@ -549,7 +549,7 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 	if idx, isParam := rootParam(b); ok && isParam {
 		// Still a parameter here: pass the question up to our callers,
 		// with the arguments and the detachment in our terms.
-		fl := remapDetach(p.DetachIf, ctx)
+		fl := e.remapDetach(p.DetachIf, ctx)
 		p.Param = idx
 		p.Args = e.passArgs(p.Args, ctx, pos, fr, out)
 		p.Detach, p.DetachIf = p.Detach || fl.detach, fl.detachIf
@@ -573,7 +573,7 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		sub.add(eff)
 	}
 	sub = relocate(sub, e.pos(pos), p)
-	switch fl := remapDetach(p.DetachIf, ctx); {
+	switch fl := e.remapDetach(p.DetachIf, ctx); {
 	case fl.detach:
 		p.Detach = true
 	case fl.detachIf > 0 && hasWork(sub):

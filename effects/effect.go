@@ -283,6 +283,10 @@ type Summary struct {
 	// to one) whose field Field holds its parameter Param on every
 	// return (a constructor: New(db) *Queries{db: db}).
 	ResultFields []FieldSource
+	// ReturnsShared: the function may return what a package variable
+	// holds (a getter of a process-wide registry): what is stored into
+	// the result outlives the request.
+	ReturnsShared bool
 	// EndsTx: the function commits or rolls back a transaction it did not
 	// begin (one it was handed, or keeps in its receiver): a project's
 	// own End or Finish.
@@ -316,7 +320,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && len(s.ResultFields) == 0)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

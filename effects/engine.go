@@ -239,6 +239,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	}
 	s.EndsTx = e.endsForeignTx(fn)
 	s.ResultFields = resultFields(fn)
+	s.ReturnsShared = returnsShared(fn)
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && e.txBegunOpenAt(fn, ret) {
@@ -939,4 +940,34 @@ func resultFields(fn *ssa.Function) []FieldSource {
 		out = out[:8]
 	}
 	return out
+}
+
+// returnsShared reports whether fn may return the value of a package
+// variable (func Default() *Registry { return defaultRegistry }).
+func returnsShared(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		v := ret.Results[0]
+		for i := 0; i < 4; i++ {
+			switch x := v.(type) {
+			case *ssa.MakeInterface:
+				v = x.X
+				continue
+			case *ssa.ChangeType:
+				v = x.X
+				continue
+			case *ssa.UnOp:
+				if _, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+					return true
+				}
+			case *ssa.Global:
+				return true
+			}
+			break
+		}
+	}
+	return false
 }

@@ -60,7 +60,7 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 		if !b.live() {
 			return callFlags{detach: true}
 		}
-		switch life, idx := lifetime(b.v, b.fr); life {
+		switch life, idx := e.lifetime(b.v, b.fr); life {
 		case lifeLong:
 			return callFlags{detach: true}
 		case lifeParam:
@@ -84,7 +84,7 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 		if !b.live() {
 			return callFlags{detach: true}
 		}
-		switch life, idx := lifetime(b.v, b.fr); life {
+		switch life, idx := e.lifetime(b.v, b.fr); life {
 		case lifeLong:
 			return callFlags{detach: true}
 		case lifeParam:
@@ -421,17 +421,17 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 		if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 || e.followedStore(in, fr) {
 			return
 		}
-		life, param = lifetime(in.Addr, fr)
+		life, param = e.lifetime(in.Addr, fr)
 		if ia, ok := in.Addr.(*ssa.IndexAddr); ok {
 			if alloc, ok := ia.X.(*ssa.Alloc); ok {
-				life, param = arrayLifetime(alloc, fr)
+				life, param = e.arrayLifetime(alloc, fr)
 			}
 		}
 	case *ssa.Send:
 		val, life = in.X, lifeLong
 	case *ssa.MapUpdate:
 		val = in.Value
-		life, param = lifetime(in.Map, fr)
+		life, param = e.lifetime(in.Map, fr)
 	default:
 		return
 	}
@@ -523,7 +523,7 @@ func arrayStoredAway(alloc *ssa.Alloc) bool {
 
 // arrayLifetime is the lifetime of what the slices of a local array end
 // up in (appended to a receiver's hook list, sent): the longest one.
-func arrayLifetime(alloc *ssa.Alloc, fr *frame) (int, int) {
+func (e *Engine) arrayLifetime(alloc *ssa.Alloc, fr *frame) (int, int) {
 	life, param := lifeLocal, 0
 	note := func(l, p int) {
 		if l == lifeLong || (l == lifeParam && life == lifeLocal) {
@@ -535,12 +535,12 @@ func arrayLifetime(alloc *ssa.Alloc, fr *frame) (int, int) {
 			switch r := r.(type) {
 			case *ssa.Store:
 				if r.Val == v {
-					note(lifetime(r.Addr, fr))
+					note(e.lifetime(r.Addr, fr))
 				}
 			case *ssa.Send:
 				note(lifeLong, 0)
 			case *ssa.MapUpdate:
-				note(lifetime(r.Map, fr))
+				note(e.lifetime(r.Map, fr))
 			}
 		}
 	}
@@ -589,12 +589,12 @@ const (
 )
 
 // lifetime classifies the object addr is rooted at.
-func lifetime(addr ssa.Value, fr *frame) (int, int) { return lifetimeAt(addr, fr, 0) }
+func (e *Engine) lifetime(addr ssa.Value, fr *frame) (int, int) { return e.lifetimeAt(addr, fr, 0) }
 
 // lifetimeAt is lifetime, depth cells deep: past a few cells (a pointer
 // kept in a variable that keeps itself, p = p.next) the object is taken
 // to outlive the request.
-func lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
+func (e *Engine) lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 	if depth > 4 {
 		return lifeLong, 0
 	}
@@ -638,7 +638,7 @@ func lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 			if cell, ok := a.X.(*ssa.Alloc); ok && a.Op == token.MUL && isPointerLike(a.Type()) {
 				// A pointer kept in a local cell (a variable a closure
 				// captures): what was stored there decides.
-				return cellLifetime(cell, fr, depth+1)
+				return e.cellLifetime(cell, fr, depth+1)
 			}
 			addr = a.X
 		case *ssa.Slice:
@@ -648,9 +648,10 @@ func lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 		case *ssa.Lookup:
 			addr = a.X
 		case *ssa.Call:
-			// What a call returns may be kept anywhere (a getter of a
-			// process-wide registry), unless it is made fresh there.
-			if !freshResult(a) {
+			// What a getter of a process-wide object returns outlives
+			// the request; what other calls return is taken as made for
+			// it (a builder, a constructor's product).
+			if e.callReturnsShared(a) {
 				return lifeLong, 0
 			}
 			return lifeLocal, 0
@@ -661,27 +662,29 @@ func lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 	return lifeLong, 0
 }
 
-// freshResult reports whether every return of a call's static callee, a
-// function with a body, yields a value it allocates there.
-func freshResult(c *ssa.Call) bool {
-	fn := c.Call.StaticCallee()
-	if fn == nil || len(fn.Blocks) == 0 {
+// callReturnsShared reports whether the callee of call, of this package
+// or an analysed one, may return a package variable's value.
+func (e *Engine) callReturnsShared(call *ssa.Call) bool {
+	if call.Call.IsInvoke() {
 		return false
 	}
-	found := false
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
-			continue
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj := funcObject(callee)
+	switch {
+	case obj == nil || obj.Pkg() == nil:
+	case obj.Pkg() == e.Pkg:
+		if len(callee.Blocks) > 0 {
+			return returnsShared(callee)
 		}
-		switch ret.Results[0].(type) {
-		case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan, *ssa.MakeClosure:
-			found = true
-		default:
-			return false
+	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		if s := e.Import(obj); s != nil {
+			return s.ReturnsShared
 		}
 	}
-	return found
+	return false
 }
 
 func isPointerLike(t types.Type) bool {
@@ -694,22 +697,19 @@ func isPointerLike(t types.Type) bool {
 
 // cellLifetime is the longest lifetime of the values stored into a local
 // cell (a captured variable).
-func cellLifetime(cell *ssa.Alloc, fr *frame, depth int) (int, int) {
-	life, param, stores := lifeLocal, 0, 0
+func (e *Engine) cellLifetime(cell *ssa.Alloc, fr *frame, depth int) (int, int) {
+	life, param := lifeLocal, 0
 	for _, r := range *cell.Referrers() {
 		st, ok := r.(*ssa.Store)
 		if !ok || st.Addr != cell {
 			continue
 		}
-		stores++
-		l, p := lifetimeAt(st.Val, fr, depth)
+		l, p := e.lifetimeAt(st.Val, fr, depth)
 		if l == lifeLong || (l == lifeParam && life == lifeLocal) {
 			life, param = l, p
 		}
 	}
-	if stores == 0 {
-		return lifeLong, 0
-	}
+	// (A cell only closures assign is read as before: made here.)
 	return life, param
 }
 

@@ -157,7 +157,7 @@ func structured(i int) model {
 func waitGroupGo(c *callSite) {
 	fl := callFlags{}
 	if b := follow(c.args[0]); b.live() {
-		switch life, idx := lifetime(b.v, b.fr); life {
+		switch life, idx := c.e.lifetime(b.v, b.fr); life {
 		case lifeLong:
 			fl.detach = true
 		case lifeParam:
