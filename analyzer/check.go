@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"os"
@@ -57,7 +58,7 @@ func (a *run) lookupGrant(h *operable) (*GrantFact, string) {
 // reversibility below the floor at the directive.
 func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summary) {
 	g, problem := a.lookupGrant(h)
-	name := h.decl.Name.Name
+	name := handlerName(h.decl)
 	if problem != "" {
 		a.diags = append(a.diags, analysis.Diagnostic{Pos: h.pos, Category: "directive",
 			Message: fmt.Sprintf("agent authority: %s: %s", name, problem)})
@@ -274,4 +275,29 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// handlerName names a handler as a reader finds it: a function by its
+// name, a method with its receiver type, (*jobCancelEndpoint).Execute,
+// so that three endpoints' Execute methods are told apart.
+func handlerName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := ""
+	if se, ok := t.(*ast.StarExpr); ok {
+		star, t = "*", se.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr: // a generic receiver T[P]
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	id, ok := t.(*ast.Ident)
+	if !ok {
+		return fd.Name.Name
+	}
+	return "(" + star + id.Name + ")." + fd.Name.Name
 }

@@ -48,6 +48,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 	}
 	done := map[key]bool{}
 	contracted := a.contractedIfaces(eng)
+	asserting, convertedHere := false, map[string]bool{}
 	var check func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface)
 	check = func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface) {
 		iface, ok := ifaceType.Underlying().(*types.Interface)
@@ -76,8 +77,12 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			}
 			impl, _ := sel.Obj().(*types.Func)
 			k := key{a.pass.Fset.Position(pos).Line, impl}
-			if impl == nil || done[k] {
-				continue
+			ck := types.TypeString(concrete, nil)
+			if impl == nil || done[k] || asserting && convertedHere[ck] {
+				continue // (at an assertion: checked where this package converts it)
+			}
+			if !asserting {
+				convertedHere[ck] = true
 			}
 			done[k] = true
 			var sum *effects.Summary
@@ -122,6 +127,38 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			}
 			return true
 		})
+	}
+	// A type assertion (or an interface-to-interface conversion) to a
+	// contracted interface may recover a value converted where the
+	// contract is not visible (Go's interfaces are structural: a plugin
+	// package need not import the interface). Every type this package
+	// can see, in itself and its imports, that implements the interface
+	// is checked at the assertion.
+	var visible []types.Type
+	asserting = true
+	for _, as := range effects.Assertions(all) {
+		var target types.Type
+		switch x := as.(type) {
+		case *ssa.TypeAssert:
+			target = x.AssertedType
+		case *ssa.ChangeInterface:
+			target = x.Type()
+		}
+		if !contracted[target] {
+			continue
+		}
+		if visible == nil {
+			visible = a.visibleTypes()
+		}
+		iface, _ := target.Underlying().(*types.Interface)
+		for _, t := range visible {
+			for _, cand := range []types.Type{t, types.NewPointer(t)} {
+				if iface != nil && types.Implements(cand, iface) {
+					check(as.Pos(), cand, target, nil)
+					break
+				}
+			}
+		}
 	}
 }
 
@@ -199,4 +236,41 @@ func (a *run) contractDiagnostic(pos token.Pos, impl string, m *types.Func, e *e
 			impl, what, where, contract),
 		Related: []analysis.RelatedInformation{{Pos: a.posFor(e.Pos), Message: "the implementation's effect"}},
 	}
+}
+
+// visibleTypes lists the named non-interface types of the package and of
+// every analysed package it imports, directly or not.
+func (a *run) visibleTypes() []types.Type {
+	pkg := a.pass.Pkg
+	out := []types.Type{}
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] || len(seen) > 2000 {
+			return
+		}
+		seen[p] = true
+		if p != pkg && !a.pass.ImportPackageFact(p, new(analysedFact)) {
+			return // not analysed (the standard library): no summaries to check
+		}
+		scope := p.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+				if _, isFunc := n.Underlying().(*types.Signature); !isFunc {
+					// (an adapter's conversions are checked with the
+					// function they convert)
+					out = append(out, n)
+				}
+			}
+		}
+		for _, q := range p.Imports() {
+			visit(q)
+		}
+	}
+	visit(pkg)
+	return out
 }

@@ -2,6 +2,7 @@ package effects
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -84,6 +85,24 @@ func Conversions(fns []*ssa.Function) []*ssa.MakeInterface {
 	eachInstr(fns, func(_ *ssa.Function, instr ssa.Instruction) {
 		if mi, ok := instr.(*ssa.MakeInterface); ok {
 			out = append(out, mi)
+		}
+	})
+	return out
+}
+
+// Assertions returns the type assertions and interface-to-interface
+// conversions of fns whose result is an interface: the ways a value of an
+// unseen concrete type reaches an interface.
+func Assertions(fns []*ssa.Function) []ssa.Value {
+	var out []ssa.Value
+	eachInstr(fns, func(_ *ssa.Function, instr ssa.Instruction) {
+		switch x := instr.(type) {
+		case *ssa.TypeAssert:
+			if types.IsInterface(x.AssertedType) && types.IsInterface(x.X.Type()) {
+				out = append(out, x)
+			}
+		case *ssa.ChangeInterface:
+			out = append(out, x)
 		}
 	})
 	return out

@@ -30,16 +30,11 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	}
 	if e.Contract != nil {
 		if ct := e.Contract(m); ct != nil {
-			if !assertedIface(c.Value) {
-				ct.bounded(e, pos, out)
-				return
-			}
-			// Asserted from another interface (an any registry): the
-			// implementation may have been converted where the contract
-			// is not visible (Go's interfaces are structural) and never
-			// checked against it.
-			out.add(e.unprovable(pos, fmt.Sprintf("calls %s on a value asserted to %s from another interface, whose implementation may never have been checked against the interface's effect contract", m.Name(), shortName(decl)),
-				"convert the implementation to the contracted interface where the contract is visible (and pass that), or declare the statement with //agent:effect"))
+			// Bounded by the contract, however the value got here: every
+			// conversion the analysis sees is checked against it, and an
+			// assertion from another interface is checked against every
+			// implementation the package can see (SPEC §4.1).
+			ct.bounded(e, pos, out)
 			return
 		}
 	}
@@ -340,22 +335,4 @@ func shortName(qualified string) string {
 		return qualified[i+1:]
 	}
 	return qualified
-}
-
-// assertedIface reports whether v, an interface value, was asserted or
-// converted from another interface type (x.(api.Notes), api.Notes(y)).
-func assertedIface(v ssa.Value) bool {
-	for i := 0; i < 8; i++ {
-		switch x := v.(type) {
-		case *ssa.TypeAssert:
-			return types.IsInterface(x.X.Type())
-		case *ssa.ChangeInterface:
-			return true
-		case *ssa.Extract:
-			v = x.Tuple
-		default:
-			return false
-		}
-	}
-	return false
 }

@@ -71,7 +71,7 @@ func run(t *testing.T, dir, name string, args ...string) (stdout, stderr string,
 	return o.String(), e.String(), code
 }
 
-const exampleFinding = `billing/payouts.go:24:32: agent authority: DraftPayout writes "payouts", which grant RefundDrafter does not allow; add "payouts" to its Writes, or move the write out of the agent-operable handler (at store/store.go:68)`
+const exampleFinding = `billing/payouts.go:24:32: agent authority: (*Server).DraftPayout writes "payouts", which grant RefundDrafter does not allow; add "payouts" to its Writes, or move the write out of the agent-operable handler (at store/store.go:68)`
 
 // TestExampleBothModes runs the README's main command and go vet
 // -vettool on the example module: both report exactly its one violation.

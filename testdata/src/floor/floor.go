@@ -36,7 +36,7 @@ func (s *Server) EditNote(ctx context.Context) {
 	s.db.ExecContext(ctx, "UPDATE notes SET body = $1 WHERE id = $2", "x", 1)
 }
 
-//agent:operable grant=RowEditor // want `agent authority: ClearDrafts is declared reversible by grant RowEditor, but its effects floor it at compensable: an unbounded write to "drafts" at \S*floor.go:\d+`
+//agent:operable grant=RowEditor // want `agent authority: \(\*Server\)\.ClearDrafts is declared reversible by grant RowEditor, but its effects floor it at compensable: an unbounded write to "drafts" at \S*floor.go:\d+`
 func (s *Server) ClearDrafts(ctx context.Context) {
 	s.db.ExecContext(ctx, "DELETE FROM drafts")
 }

@@ -28,7 +28,7 @@ type Server struct{ db *sql.DB }
 
 //agent:operable grant=RefundDrafter
 func (s *Server) DraftPayout(w http.ResponseWriter, r *http.Request) {
-	s.db.ExecContext(r.Context(), "INSERT INTO payouts (tenant_id, amount) VALUES ($1, $2)", 1, 2) // want `agent authority: DraftPayout writes "payouts", which grant RefundDrafter does not allow; add "payouts" to its Writes`
+	s.db.ExecContext(r.Context(), "INSERT INTO payouts (tenant_id, amount) VALUES ($1, $2)", 1, 2) // want `agent authority: \(\*Server\)\.DraftPayout writes "payouts", which grant RefundDrafter does not allow; add "payouts" to its Writes`
 }
 
 //agent:operable grant=RefundDrafter

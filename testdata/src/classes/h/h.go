@@ -32,11 +32,12 @@ type Server struct{ db *sql.DB }
 
 // StructuralPlugin: impl converts *impl.Bad to any in a package that
 // never imports api (Go's interfaces are structural), so no conversion
-// is checked against the contract; the handler asserts it back.
+// is checked against the contract; the handler asserts it back. The
+// assertion is checked against every implementation the package sees.
 //
 //agent:operable grant=NoteTaker
 func (s *Server) StructuralPlugin(ctx context.Context) error {
-	return reg.Get("bad").(api.Notes).Save(ctx, "x") // want `StructuralPlugin (writes "secrets"|calls Save on a value asserted to api.Notes from another interface)`
+	return reg.Get("bad").(api.Notes).Save(ctx, "x") // want `\(\*(impl\.)?Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow`
 }
 
 // StructuralPluginGood: twin of StructuralPlugin, a registry typed by
@@ -56,7 +57,7 @@ func (s *Server) StructuralPluginGood(ctx context.Context) error {
 //agent:operable grant=NoteTaker
 func (s *Server) ReflectNew(ctx context.Context) error {
 	t := reflect.TypeOf(impl.Bad{})
-	return reflect.New(t).Interface().(api.Notes).Save(ctx, "x") // want `ReflectNew calls Save on a value asserted to api.Notes from another interface`
+	return reflect.New(t).Interface().(api.Notes).Save(ctx, "x") // want `\(\*(impl\.)?Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow`
 }
 
 // ReflectNewGood: twin of ReflectNew, the value converted to api.Notes
