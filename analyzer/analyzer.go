@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -59,6 +59,14 @@ func analysisDoc() string {
 
 // analysedFact marks a package authvet analysed; functions of packages
 // without it (the standard library) are modelled instead.
+// checkedFact lists the concrete types a package converts to interfaces
+// and checked there against the contracts they fall under: an assertion
+// in an importer need not report them again.
+type checkedFact struct{ Types []string }
+
+func (*checkedFact) AFact()         {}
+func (*checkedFact) String() string { return "checked conversions" }
+
 type analysedFact struct{}
 
 func (*analysedFact) AFact()         {}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -134,6 +135,21 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 	// package need not import the interface). Every type this package
 	// can see, in itself and its imports, that implements the interface
 	// is checked at the assertion.
+	if len(convertedHere) > 0 {
+		var ts []string
+		for t := range convertedHere {
+			ts = append(ts, t)
+		}
+		sort.Strings(ts)
+		a.pass.ExportPackageFact(&checkedFact{Types: ts})
+	}
+	for _, f := range a.pass.AllPackageFacts() {
+		if c, ok := f.Fact.(*checkedFact); ok {
+			for _, t := range c.Types {
+				convertedHere[t] = true // checked where that package converts it
+			}
+		}
+	}
 	var visible []types.Type
 	asserting = true
 	for _, as := range effects.Assertions(all) {
