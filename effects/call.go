@@ -112,8 +112,18 @@ func (e *Engine) remapDetach(i int, ctx *instCtx) callFlags {
 		return callFlags{}
 	}
 	b, ok := ctx.param(i - 1)
+	if !ok {
+		return callFlags{detach: true}
+	}
+	return e.storedInto(b)
+}
+
+// storedInto is the detachment of work kept in the structure b: detached
+// if b outlives the request (or is out of sight), conditional on the
+// caller if b is a parameter, none if b is made during the request.
+func (e *Engine) storedInto(b binding) callFlags {
 	b = follow(b)
-	if !ok || !b.live() {
+	if !b.live() {
 		return callFlags{detach: true}
 	}
 	switch life, idx := e.lifetime(b.v, b.fr); life {
@@ -561,6 +571,7 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		fr = txFrame(fr)
 	}
 	switch {
+	case ok && e.ifaceModel(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
 	case ok && e.callMethodOn(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
 	case p.ShapeArg > 0 && p.ShapeArg <= len(p.Args):
 		// A SQL handle by its shape: the call runs its SQL text.
@@ -919,4 +930,28 @@ func requestShaped(sig *types.Signature) bool {
 		}
 	}
 	return false
+}
+
+// ifaceModel runs the model of method name of a modelled interface b's
+// static type (pgx.Tx handed as a repository's DBTX): the model, not the
+// values a library made behind it, says what the call does.
+func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	b = follow(b)
+	if !b.live() || !types.IsInterface(b.v.Type()) {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		ci, ok := b.v.(*ssa.ChangeInterface) // var db DBTX = tx
+		if !ok || lib().ifaceModels[qualifiedName(b.v.Type())+"."+name] != nil {
+			break
+		}
+		b.v = ci.X
+	}
+	md := lib().ifaceModels[qualifiedName(b.v.Type())+"."+name]
+	m := lookupMethod(b.v.Type(), name)
+	if md == nil || m == nil {
+		return false
+	}
+	md(&callSite{e: e, fn: m, args: append([]binding{b}, args...), pos: pos, fr: fr, out: out})
+	return true
 }

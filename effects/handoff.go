@@ -56,17 +56,7 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 		return callFlags{detach: true}
 	}
 	if k, ok := lib().keepsInRecv[FuncKey(fn)]; ok && (k < 0 || k == i) && i >= 0 && len(args) > 0 {
-		b := follow(args[0])
-		if !b.live() {
-			return callFlags{detach: true}
-		}
-		switch life, idx := e.lifetime(b.v, b.fr); life {
-		case lifeLong:
-			return callFlags{detach: true}
-		case lifeParam:
-			return callFlags{detachIf: idx + 1}
-		}
-		return callFlags{}
+		return e.storedInto(args[0])
 	}
 	if e.Retains == nil {
 		return callFlags{}
@@ -80,15 +70,11 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 		if k >= len(args) {
 			return callFlags{detach: true}
 		}
-		b := follow(args[k])
-		if !b.live() {
-			return callFlags{detach: true}
-		}
-		switch life, idx := e.lifetime(b.v, b.fr); life {
-		case lifeLong:
-			return callFlags{detach: true}
-		case lifeParam:
-			fl.detachIf = idx + 1
+		switch f := e.storedInto(args[k]); {
+		case f.detach:
+			return f
+		case f.detachIf > 0:
+			fl.detachIf = f.detachIf
 		}
 	}
 	return fl
@@ -665,26 +651,11 @@ func (e *Engine) lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 // callReturnsShared reports whether the callee of call, of this package
 // or an analysed one, may return a package variable's value.
 func (e *Engine) callReturnsShared(call *ssa.Call) bool {
-	if call.Call.IsInvoke() {
-		return false
+	if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == e.Pkg && len(callee.Blocks) > 0 {
+		return returnsShared(callee) // from its body, even while its summary is computed
 	}
-	callee := call.Call.StaticCallee()
-	if callee == nil {
-		return false
-	}
-	obj := funcObject(callee)
-	switch {
-	case obj == nil || obj.Pkg() == nil:
-	case obj.Pkg() == e.Pkg:
-		if len(callee.Blocks) > 0 {
-			return returnsShared(callee)
-		}
-	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
-		if s := e.Import(obj); s != nil {
-			return s.ReturnsShared
-		}
-	}
-	return false
+	s := e.calleeSummary(&call.Call)
+	return s != nil && s.ReturnsShared
 }
 
 func isPointerLike(t types.Type) bool {

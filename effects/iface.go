@@ -73,22 +73,12 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	// On a parameter of the function being summarised, the caller may
 	// know the concrete value: resolve it at each call. Function values
 	// handed to the method count here (the callee may call them).
-	if pf, ok := paramFieldOf(recv.v, fr); ok {
-		// A field or element of what the caller handed (opts.Store,
-		// items[i]): the caller may know it.
-		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: m.Name(), Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
-		for _, a := range args {
-			rec := e.recordArg(a)
-			if rec.Param == 0 {
-				e.handOffValue(a, nil, pos, fr, out, callFlags{})
-			}
-			p.Args = append(p.Args, rec)
-		}
-		out.addPending(p)
-		return
+	pf, ok := paramFieldOf(recv.v, fr) // a field or element of what the caller handed (opts.Store, items[i])
+	if idx, isParam := rootParam(assertedParam(recv)); isParam {
+		pf, ok = paramField{param: idx}, true
 	}
-	if idx, ok := rootParam(assertedParam(recv)); ok {
-		p := Pending{Op: OpCallMethod, Param: idx, Name: m.Name(), Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+	if ok {
+		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: m.Name(), Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
 		for _, a := range args {
 			rec := e.recordArg(a)
 			if rec.Param == 0 {
@@ -335,4 +325,14 @@ func shortName(qualified string) string {
 		return qualified[i+1:]
 	}
 	return qualified
+}
+
+// lookupMethod returns the method name of type t, or nil.
+func lookupMethod(t types.Type, name string) *types.Func {
+	sel := types.NewMethodSet(t).Lookup(nil, name)
+	if sel == nil {
+		return nil
+	}
+	f, _ := sel.Obj().(*types.Func)
+	return f
 }

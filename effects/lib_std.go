@@ -154,20 +154,7 @@ func structured(i int) model {
 
 // waitGroupGo runs the function under the request when the WaitGroup is
 // the handler's own; on one that outlives it, the function is detached.
-func waitGroupGo(c *callSite) {
-	fl := callFlags{}
-	if b := follow(c.args[0]); b.live() {
-		switch life, idx := c.e.lifetime(b.v, b.fr); life {
-		case lifeLong:
-			fl.detach = true
-		case lifeParam:
-			fl.detachIf = idx + 1
-		}
-	} else {
-		fl.detach = true
-	}
-	c.callback(1, fl)
-}
+func waitGroupGo(c *callSite) { c.callback(1, c.e.storedInto(c.args[0])) }
 
 func detachedFunc(i int) model {
 	return func(c *callSite) {

@@ -940,26 +940,7 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 // resultField returns the argument of call that field f of the struct
 // its callee returns holds (Summary.ResultFields).
 func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
-	if call.Call.IsInvoke() {
-		return nil, false
-	}
-	callee := call.Call.StaticCallee()
-	if callee == nil {
-		return nil, false
-	}
-	var s *Summary
-	obj := funcObject(callee)
-	switch {
-	case obj == nil || obj.Pkg() == nil:
-		return nil, false
-	case obj.Pkg() == e.Pkg:
-		if e.state[callee] == inProgress || e.summaries == nil {
-			return nil, false
-		}
-		s = e.local(callee)
-	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
-		s = e.Import(obj)
-	}
+	s := e.calleeSummary(&call.Call)
 	if s == nil {
 		return nil, false
 	}

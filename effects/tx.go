@@ -92,23 +92,32 @@ func (e *Engine) callEndsTx(c *ssa.CallCommon) bool {
 	if c.IsInvoke() {
 		return false
 	}
+	s := e.calleeSummary(c)
+	return s != nil && s.EndsTx
+}
+
+// calleeSummary returns the summary of a static call's callee, a named
+// function of this package (unless it is being computed) or of an
+// analysed package, or nil.
+func (e *Engine) calleeSummary(c *ssa.CallCommon) *Summary {
+	if c.IsInvoke() {
+		return nil
+	}
 	fn := c.StaticCallee()
 	if fn == nil || fn.Parent() != nil {
-		return false
+		return nil
 	}
 	obj := funcObject(fn)
 	switch {
 	case obj == nil || obj.Pkg() == nil:
 	case obj.Pkg() == e.Pkg:
 		if e.state[fn] != inProgress && e.summaries != nil {
-			return e.local(fn).EndsTx
+			return e.local(fn)
 		}
 	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
-		if s := e.Import(obj); s != nil {
-			return s.EndsTx
-		}
+		return e.Import(obj)
 	}
-	return false
+	return nil
 }
 
 // inTransaction reports whether the instruction being walked in fr runs
@@ -446,23 +455,8 @@ func (e *Engine) isTxBegin(c *ssa.CallCommon) bool {
 		}
 		return false
 	}
-	fn := c.StaticCallee()
-	if fn == nil || fn.Parent() != nil {
-		return false
-	}
-	obj := funcObject(fn)
-	switch {
-	case obj == nil || obj.Pkg() == nil:
-	case obj.Pkg() == e.Pkg:
-		if e.state[fn] != inProgress && e.summaries != nil {
-			return e.local(fn).BeginsTx
-		}
-	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
-		if s := e.Import(obj); s != nil {
-			return s.BeginsTx
-		}
-	}
-	return false
+	s := e.calleeSummary(c)
+	return s != nil && s.BeginsTx
 }
 
 // isTxClose: a modelled commit or rollback, or a call of a function

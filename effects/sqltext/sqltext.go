@@ -882,21 +882,7 @@ func (p *parser) subqueries(lo, hi int, sc *scope, out []info) []info {
 }
 
 // scanExpr reads the subqueries of an expression in [lo,hi).
-func (p *parser) scanExpr(lo, hi int, sc *scope) {
-	for i := lo; i < hi && p.err == nil; {
-		if p.toks[i].kind != tLParen {
-			i++
-			continue
-		}
-		e := p.end(i, hi)
-		if p.isQueryStart(i+1, e) {
-			p.stmt(i+1, e, sc)
-		} else {
-			p.scanExpr(i+1, e, sc)
-		}
-		i = p.after(i, hi)
-	}
-}
+func (p *parser) scanExpr(lo, hi int, sc *scope) { p.subqueries(lo, hi, sc, nil) }
 
 // conjuncts appends to out the columns bound by the top-level AND conjuncts
 // of the condition in [lo,hi).
