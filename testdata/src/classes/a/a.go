@@ -358,12 +358,12 @@ func (s *Server) CopyFromViaIface(ctx context.Context) error {
 	})
 }
 
-// PRECISION GAP (honestly unprovable, whatever the grant): CopyFrom is not SQL-shaped: through an interface it is resolved only where the caller passes the handle itself.
+// PRECISION GAP (honestly unprovable, whatever the grant): the pgx.Identifier handed through the interface is an argument record, not traced to its constant.
 //
 //agent:operable grant=Wide
 func (s *Server) CopyFromViaIfaceTwin(ctx context.Context) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return repo.CopyInto(ctx, tx, pgx.Identifier{"payouts"}) // want `CopyFromViaIfaceTwin calls CopyFrom through the interface repo.Copier`
+		return repo.CopyInto(ctx, tx, pgx.Identifier{"payouts"}) // want `CopyFromViaIfaceTwin copies rows into a table whose pgx.Identifier is not constant`
 	})
 }
 
