@@ -469,7 +469,7 @@ func (e *Engine) followedStore(st *ssa.Store, fr *frame) bool {
 			// the callee's summary (or, for a callee that is not
 			// analysed, the hand-off of the struct's fields) sees what
 			// it does with the field.
-			return fieldOfAlloc(alloc, a.Field, fr, 0, &bs) || onlyHanded(alloc)
+			return fieldOfAlloc(alloc, a.Field, fr, 0, &bs) || onlyHanded(alloc, storedParam(st.Val))
 		}
 	case *ssa.IndexAddr:
 		// The elements of a local array are seen where the slice made of
@@ -726,9 +726,9 @@ func (e *Engine) storeFuncFields(val ssa.Value, fields []int, life, param int, p
 }
 
 // onlyHanded reports whether a local struct's address only has its fields
-// set and read, and is handed as an argument to calls or returned: never
-// stored away or converted.
-func onlyHanded(alloc *ssa.Alloc) bool {
+// set and read, and is handed as an argument to calls (or, returnable,
+// returned): never stored away or converted.
+func onlyHanded(alloc *ssa.Alloc, returnable bool) bool {
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
@@ -748,12 +748,35 @@ func onlyHanded(alloc *ssa.Alloc) bool {
 				return false
 			}
 		case *ssa.Return:
-			// Returned (a constructor, sqlc's New(db)): the caller sees
-			// the fields through the methods it calls on the result.
+			// Returned (a constructor, sqlc's New(db)) with a parameter
+			// in the field: the caller reads it back through the
+			// constructor's ResultFields. Anything else stored into a
+			// returned struct is handed off where it is stored.
+			if !returnable {
+				return false
+			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// storedParam reports whether v is one of its function's parameters,
+// possibly converted to an interface.
+func storedParam(v ssa.Value) bool {
+	for i := 0; i < 4; i++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.Parameter:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -283,3 +283,42 @@ func (s *Server) StringerVariadic(ctx context.Context) string {
 func (s *Server) StringerVariadicTwin(ctx context.Context) string {
 	return upload2.Logf("viewed %v", payoutRef{db: s.db, ID: 1})
 }
+
+// --- B13: a constructor of this package returns a struct whose function
+// field is a literal it made (not a parameter); the handler hands the
+// struct to the standard library, which calls the field.
+
+type runner struct{ run func() error }
+
+func (r *runner) Launch() error { return r.run() }
+
+func newPurger(db *sql.DB, table string) *runner {
+	return &runner{run: func() error {
+		_, err := db.Exec("DELETE FROM "+table+" WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return err
+	}}
+}
+
+type launcher interface{ Launch() error }
+
+func runAll(rs ...launcher) {
+	for _, r := range rs {
+		r.Launch()
+	}
+}
+
+//agent:operable grant=Narrow
+func (s *Server) ConstructedField(ctx context.Context) {
+	r := newPurger(s.db, "payouts") // want `ConstructedField writes "payouts"`
+	runAll(r)                       // want `ConstructedField calls a function value the analysis cannot resolve`
+}
+
+// PRECISION GAP (honestly unprovable, whatever the grant): a literal the
+// constructor stores into the struct it returns is walked where it is
+// made, but the call of the field is not resolved back to it.
+//
+//agent:operable grant=Narrow
+func (s *Server) ConstructedFieldTwin(ctx context.Context) {
+	r := newPurger(s.db, "refunds")
+	runAll(r) // want `ConstructedFieldTwin calls a function value the analysis cannot resolve`
+}

@@ -268,3 +268,18 @@ func (s *Server) AfterRequestTwin(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequestWithContext(ctx, "POST", stripe, nil)
 	client.Do(req)
 }
+
+// --- F10: a job handed in, forwarded to the workers: its function is
+// not one the analysis can see.
+
+//agent:operable grant=Refunds
+func (s *Server) ForwardJob(ctx context.Context, j job) {
+	s.work <- j // want `ForwardJob stores a struct whose function field the analysis cannot resolve` `ForwardJob stores a function or value where it may run after the request`
+}
+
+// ForwardJobTwin sends a job with no function.
+//
+//agent:operable grant=Refunds
+func (s *Server) ForwardJobTwin(ctx context.Context) {
+	s.work <- job{name: "noop"}
+}
