@@ -49,7 +49,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 	}
 	done := map[key]bool{}
 	contracted := a.contractedIfaces(eng)
-	asserting, convertedHere := false, map[string]bool{}
+	asserting, instantiating, convertedHere := false, false, map[string]bool{}
 	var check func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface)
 	check = func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface) {
 		iface, ok := ifaceType.Underlying().(*types.Interface)
@@ -82,7 +82,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			if impl == nil || done[k] || asserting && convertedHere[ck] {
 				continue // (at an assertion: checked where this package converts it)
 			}
-			if !asserting {
+			if !asserting && !instantiating {
 				convertedHere[ck] = true
 			}
 			done[k] = true
@@ -129,6 +129,33 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			return true
 		})
 	}
+	// A generic instantiated with a concrete type (NotesPool[*Archive])
+	// calls the type's methods through its constraint, with no
+	// conversion: the instantiation is the way in.
+	ids := make([]*ast.Ident, 0, len(a.pass.TypesInfo.Instances))
+	for id := range a.pass.TypesInfo.Instances {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	instantiating = true // checked here, but only through the constraint's methods
+	for _, id := range ids {
+		inst := a.pass.TypesInfo.Instances[id]
+		var tparams *types.TypeParamList
+		switch t := inst.Type.(type) {
+		case *types.Named:
+			tparams = t.Origin().TypeParams()
+		case *types.Signature:
+			if f, ok := a.pass.TypesInfo.Uses[id].(*types.Func); ok {
+				tparams = f.Origin().Signature().TypeParams()
+			}
+		}
+		for i := 0; tparams != nil && i < tparams.Len() && i < inst.TypeArgs.Len(); i++ {
+			if c, ok := tparams.At(i).Constraint().Underlying().(*types.Interface); ok && c.NumMethods() > 0 {
+				check(id.Pos(), inst.TypeArgs.At(i), tparams.At(i).Constraint(), nil)
+			}
+		}
+	}
+	instantiating = false
 	// A type assertion (or an interface-to-interface conversion) to a
 	// contracted interface may recover a value converted where the
 	// contract is not visible (Go's interfaces are structural: a plugin

@@ -188,6 +188,9 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		return false
 	}
 	if e.isStdCall(call) {
+		if obj := funcObject(call.Call.StaticCallee()); obj != nil && lib().returnsKept[FuncKey(obj)] {
+			return false // what the program put in, out of sight
+		}
 		t := target{std: true}
 		for _, a := range call.Call.Args {
 			switch a.Type().Underlying().(type) {

@@ -3,6 +3,7 @@ package effects
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -204,6 +205,10 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 			if !e.stdCallee(r.Call) {
 				return nil, false // handed to code that may set its Transport
 			}
+		case *ssa.MakeInterface:
+			if !onlyInvoked(r) {
+				return nil, false // the interface value may travel anywhere
+			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return nil, false
@@ -213,6 +218,24 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 		return nil, false
 	}
 	return out, true
+}
+
+// onlyInvoked reports whether the interface value mi is only called
+// through (d.Do(req) on `var d Doer = client`): it goes nowhere that
+// could change the client.
+func onlyInvoked(mi *ssa.MakeInterface) bool {
+	for _, r := range *mi.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if !r.Call.IsInvoke() || r.Call.Value != mi || slices.Contains(r.Call.Args, ssa.Value(mi)) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // defaultClientChanged reports whether this package changes what
@@ -303,7 +326,7 @@ func (e *Engine) globalFieldStored(pkg *ssa.Package, g *ssa.Global, f int, calls
 					found = true // the pointer is kept elsewhere
 				}
 			case *ssa.MakeInterface:
-				found = found || calls
+				found = found || (calls && !onlyInvoked(r))
 			}
 		}
 	})

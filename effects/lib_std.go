@@ -68,6 +68,13 @@ func stdLibrary() *Library {
 			"container/list.List.InsertAfter":  0,
 			"container/ring.Ring.Link":         -1,
 		},
+		ReturnsKept: []string{
+			"sync.Pool.Get", "sync.Map.Load", "sync.Map.LoadOrStore", "sync.Map.LoadAndDelete", "sync.Map.Swap",
+			"sync/atomic.Value.Load", "sync/atomic.Value.Swap", "sync/atomic.Pointer.Load", "sync/atomic.Pointer.Swap",
+			"container/list.List.Remove", "container/heap.Pop", "container/heap.Remove",
+			"reflect.Value.Interface", "expvar.Get", "expvar.Map.Get", "net/http.ServeMux.Handler",
+			"runtime/cgo.Handle.Value",
+		},
 		BenignIfaces: []string{
 			"io.*", "io/fs.*",
 			"net/http.ResponseWriter", "net/http.Flusher", "net/http.Pusher", "net/http.CloseNotifier", "net/http.Hijacker",

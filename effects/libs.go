@@ -41,6 +41,10 @@ type Library struct {
 	// receiver (-1: all), to run whenever the receiver's owner says: the
 	// work outlives the request if the receiver does.
 	KeepsInRecv map[string]int
+	// ReturnsKept: FuncKeys whose results are values the program put in
+	// (a pool's Get, an atomic.Value's Load), not values the library
+	// made: what they return is out of sight.
+	ReturnsKept []string
 
 	Handles      []string // "pkgpath.Type" whose values reach sinks
 	SinkIfaces   []string // interfaces whose implementations are sinks ("pkgpath.Name", or "pkgpath." for all)
@@ -83,6 +87,7 @@ type registry struct {
 	prepares            map[string]int
 	retains             map[string]int
 	keepsInRecv         map[string]int
+	returnsKept         map[string]bool
 	safe                map[string]bool
 	handles             map[string]bool
 	sinkIfaces          []string
@@ -108,7 +113,7 @@ func buildRegistry() *registry {
 	r := &registry{
 		models: map[string]model{}, ifaceModels: map[string]model{}, runners: map[string]bool{},
 		strings: map[string]strModel{}, extracts: map[string]strModel{},
-		prepares: map[string]int{}, retains: map[string]int{}, keepsInRecv: map[string]int{}, safe: map[string]bool{},
+		prepares: map[string]int{}, retains: map[string]int{}, keepsInRecv: map[string]int{}, returnsKept: map[string]bool{}, safe: map[string]bool{},
 		handles: map[string]bool{}, benign: map[string]bool{}, readers: map[string]bool{},
 		txBegins: map[string]bool{}, txCommits: map[string]bool{}, txHandles: map[string]bool{},
 	}
@@ -138,6 +143,7 @@ func buildRegistry() *registry {
 		for k, i := range l.KeepsInRecv {
 			r.keepsInRecv[k] = i
 		}
+		set(r.returnsKept, l.ReturnsKept)
 		set(r.safe, l.Safe)
 		set(r.handles, l.Handles)
 		set(r.benign, l.BenignIfaces)

@@ -283,3 +283,59 @@ func (s *Server) ResolveReferenceRuntime(ctx context.Context, p string) {
 	ref, _ := url.Parse(p)
 	http.Get(base.ResolveReference(ref).String()) // want `ResolveReferenceRuntime calls out to a URL that is not constant`
 }
+
+// Fanout calls Save on each of its stores through the constraint: an
+// instantiation with a concrete type is a way in to the contract with no
+// conversion anywhere.
+type Fanout[T api.Notes] struct{ Items []T }
+
+func (f *Fanout[T]) SaveAll(ctx context.Context, body string) error {
+	for _, n := range f.Items {
+		if err := n.Save(ctx, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func saveEach[T api.Notes](ctx context.Context, items []T, body string) {
+	for _, n := range items {
+		n.Save(ctx, body)
+	}
+}
+
+// GenericInstance instantiates Fanout and saveEach with *impl.Bad.
+//
+//agent:operable grant=NoteTaker
+func GenericInstance(ctx context.Context) error {
+	f := &Fanout[*impl.Bad]{Items: []*impl.Bad{{}}} // want `\(\*(impl\.)?Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow`
+	saveEach(ctx, f.Items, "x")                     // want `\(\*(impl\.)?Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow` `GenericInstance writes "secrets"`
+	return f.SaveAll(ctx, "x")                      // want `GenericInstance writes "secrets"`
+}
+
+// GenericInstanceGood: twin of GenericInstance.
+//
+//agent:operable grant=NoteTaker
+func GenericInstanceGood(ctx context.Context) error {
+	f := &Fanout[*impl.Good]{Items: []*impl.Good{{}}}
+	saveEach(ctx, f.Items, "x")
+	return f.SaveAll(ctx, "x")
+}
+
+// GenericInstanceOther instantiates another package's generic: its
+// summary calls Save through the contract, so the instantiation is
+// where *impl.Bad is checked.
+//
+//agent:operable grant=NoteTaker
+func GenericInstanceOther(ctx context.Context) error {
+	p := &api.Pool[*impl.Bad]{Items: []*impl.Bad{{}}} // want `\(\*(impl\.)?Bad\).Save has effect write "secrets" at \S*impl.go:\d+, which the effect contract on api.Notes.Save does not allow`
+	return p.SaveAll(ctx, "x")
+}
+
+// GenericInstanceOtherGood: twin of GenericInstanceOther.
+//
+//agent:operable grant=NoteTaker
+func GenericInstanceOtherGood(ctx context.Context) error {
+	p := &api.Pool[*impl.Good]{Items: []*impl.Good{{}}}
+	return p.SaveAll(ctx, "x")
+}
