@@ -82,35 +82,37 @@ type run struct {
 	hatches   []*effects.Hatch
 	contracts []*contract
 	diags     []analysis.Diagnostic
+	result    *Result
 }
 
 func runPass(pass *analysis.Pass) (result any, err error) {
+	res := &Result{}
 	if isStandard(pass) {
-		return nil, nil
+		return res, nil
 	}
 	defer func() {
 		// Never crash the build over a bug in authvet: report it as
 		// the analysis error it is, naming the package.
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error analysing %s: %v (please report this)", pass.Pkg.Path(), r)
+			result, err = res, fmt.Errorf("internal error analysing %s: %v (please report this)", pass.Pkg.Path(), r)
 		}
 	}()
 	cfg, err := loadConfig(pass)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if err := checkSinks(pass, cfg); err != nil {
-		return nil, err
+		return res, err
 	}
 	if !relevant(pass, cfg) {
 		// A package that can reach no sink by itself is modelled like
 		// the standard library: no SSA, no summaries; what it is handed
 		// counts at the call (relevance.go).
 		exportRetains(pass)
-		return nil, nil
+		return res, nil
 	}
 	pass.ExportPackageFact(&analysedFact{})
-	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}}
+	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}, result: res}
 	if pass.Module != nil {
 		a.module = pass.Module.Path
 	}
@@ -124,7 +126,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 	for _, d := range a.diags {
 		pass.Report(d)
 	}
-	return nil, nil
+	return res, nil
 }
 
 // analyse builds the package's SSA, computes and exports every function's
@@ -251,6 +253,18 @@ func (a *run) analyse() {
 			continue
 		}
 		a.checkHandler(h, eng, eng.HandlerSummary(fn))
+	}
+	if KeepResults {
+		a.result.effectsOf = func(obj *types.Func) ([]effects.Effect, bool) {
+			if obj.Pkg() != a.pass.Pkg {
+				return nil, false
+			}
+			fn := prog.FuncValue(obj)
+			if fn == nil {
+				return nil, false
+			}
+			return eng.Finalize(eng.HandlerSummary(fn), a.module), true
+		}
 	}
 }
 

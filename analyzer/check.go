@@ -59,12 +59,16 @@ func (a *run) lookupGrant(h *operable) (*GrantFact, string) {
 func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summary) {
 	g, problem := a.lookupGrant(h)
 	name := handlerName(h.decl)
+	effs := eng.Finalize(sum, a.module)
+	if KeepResults {
+		obj, _ := a.pass.TypesInfo.Defs[h.decl.Name].(*types.Func)
+		a.result.Handlers = append(a.result.Handlers, Handler{Func: obj, Name: name, Pos: h.decl.Name.Pos(), GrantName: h.grant, Grant: g, Effects: effs})
+	}
 	if problem != "" {
 		a.diags = append(a.diags, analysis.Diagnostic{Pos: h.pos, Category: "directive",
 			Message: fmt.Sprintf("agent authority: %s: %s", name, problem)})
 		return
 	}
-	effs := eng.Finalize(sum, a.module)
 	var kinds []string
 	var floorSetter *effects.Effect
 	unprovableAt := map[effects.Position]int{} // report position -> index in a.diags

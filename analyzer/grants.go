@@ -63,6 +63,9 @@ func (a *run) readGrants() {
 					fact := a.readGrant(name, value)
 					a.grants[obj] = fact
 					a.pass.ExportObjectFact(obj, fact)
+					if a.result != nil {
+						a.result.Grants = append(a.result.Grants, Grant{Var: obj.(*types.Var), Fact: fact})
+					}
 				}
 			}
 		}

@@ -23,7 +23,7 @@ import (
 
 const usage = `usage:
   authvet [-C dir] [-json] [-format text|json|sarif] [-config file] [packages]
-  authvet manifest [-C dir] [-o FILE] [--check FILE] [--allow-ungoverned] [packages]
+  authvet manifest [-C dir] [-o FILE] [--check FILE] [--allow-ungoverned] [-tags list] [-config file] [packages]
   authvet suggest [-C dir] [packages]
   authvet version
   go vet -vettool=$(which authvet) [packages]
@@ -36,7 +36,9 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "version":
 			return version(stdout)
-		case "manifest", "suggest":
+		case "manifest":
+			return manifestCmd(args[1:], stdout, stderr)
+		case "suggest":
 			fmt.Fprintf(stderr, "authvet %s: not implemented in this version of authvet\n", args[0])
 			return 2
 		case "help", "-h", "-help", "--help":

@@ -249,3 +249,40 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestManifestCommand writes the example's manifest, checks it against
+// the committed one, and refuses a malformed committed file.
+func TestManifestCommand(t *testing.T) {
+	bin := buildTool(t)
+	dir := exampleDir(t)
+	out, errOut, code := run(t, dir, bin, "manifest")
+	if code != 0 || !strings.HasPrefix(out, "{\n  \"schema_version\": 1,\n  \"module\": \"example.com/shop\",") {
+		t.Fatalf("manifest: exit %d\n%s\n%s", code, out, errOut)
+	}
+	committed, err := os.ReadFile(filepath.Join(dir, "agent-authority.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(committed) {
+		t.Errorf("example/agent-authority.json is stale: regenerate it with authvet manifest -C example -o agent-authority.json")
+	}
+	if out, errOut, code := run(t, dir, bin, "manifest", "--check", "agent-authority.json"); code != 0 {
+		t.Errorf("--check on the committed manifest: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// A narrower committed manifest: the module widened.
+	narrower := strings.Replace(string(committed), `"https://api.stripe.com/v1/refunds"`, `"https://api.stripe.com/v1/charges"`, 1)
+	tmp := filepath.Join(t.TempDir(), "old.json")
+	if err := os.WriteFile(tmp, []byte(narrower), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := run(t, dir, bin, "manifest", "--check", tmp); code != 1 || !strings.Contains(out, "~ action example.com/shop/billing.(*Server).DraftRefund") ||
+		!strings.Contains(out, `+ outbound "https://api.stripe.com/v1/refunds" (POST)`) {
+		t.Errorf("--check on a narrower manifest: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(tmp, []byte("{\n  \"schema_version\": 1,\n  \"actions\": [}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, dir, bin, "manifest", "--check", tmp); code != 2 || !strings.Contains(errOut, "old.json:3:15: invalid character '}'") || strings.Contains(errOut, "panic") {
+		t.Errorf("--check on a malformed file: exit %d\n%s", code, errOut)
+	}
+}

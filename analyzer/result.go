@@ -1,0 +1,59 @@
+package analyzer
+
+import (
+	"go/token"
+	"go/types"
+	"reflect"
+
+	"github.com/authvet/authvet/effects"
+)
+
+// KeepResults makes the analyzer return, for each package, the Result a
+// whole-module driver (authvet manifest) links: its handlers with their
+// proved effects, its grants, and the effects of any of its functions.
+// Off under go vet, where nothing reads results and the engine need not
+// outlive the pass.
+var KeepResults bool
+
+// Result is what one package's pass proved, for the manifest.
+type Result struct {
+	// Handlers are the package's //agent:operable functions, in source
+	// order.
+	Handlers []Handler
+	// Grants are the grant variables the package declares, in source
+	// order.
+	Grants []Grant
+
+	effectsOf func(fn *types.Func) ([]effects.Effect, bool)
+}
+
+// Handler is one //agent:operable function and what it was proved to do.
+type Handler struct {
+	Func      *types.Func
+	Name      string    // as diagnostics name it: "(*Server).DraftRefund"
+	Pos       token.Pos // the function's name
+	GrantName string    // as the directive wrote it
+	Grant     *GrantFact
+	Effects   []effects.Effect // finalized, sorted
+}
+
+// Grant is one grant declaration.
+type Grant struct {
+	Var  *types.Var
+	Fact *GrantFact
+}
+
+// EffectsOf returns the finalized effects of fn, a function of this
+// package that is not a handler (an MCP tool's handler with no
+// directive), as if it were one. It reports false when the package was
+// not analysed (it reaches no sink: no effects) or fn is not its own.
+func (r *Result) EffectsOf(fn *types.Func) ([]effects.Effect, bool) {
+	if r == nil || r.effectsOf == nil {
+		return nil, false
+	}
+	return r.effectsOf(fn)
+}
+
+func init() {
+	Analyzer.ResultType = reflect.TypeOf((*Result)(nil))
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/authvet/authvet/analyzer"
+	"github.com/authvet/authvet/config"
+	"github.com/authvet/authvet/manifest"
+)
+
+// manifestCmd is `authvet manifest`: write the module's authority
+// manifest, or check a committed one (SPEC §9).
+func manifestCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("authvet manifest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	dir := fs.String("C", "", "run as if in `dir`")
+	out := fs.String("o", "", "write the manifest to `FILE` (default: stdout)")
+	check := fs.String("check", "", "compare with the committed manifest `FILE`: exit 1 on drift, a mutating ungoverned tool or an annotation conflict")
+	allow := fs.Bool("allow-ungoverned", false, "with --check: do not fail on mutating MCP tools without a grant")
+	tags := fs.String("tags", "", "comma-separated build `tags`")
+	configFile := fs.String("config", "", "authvet.yaml to use (default: the one at the module root)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	root, err := filepath.Abs(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return 2
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", *dir)
+		return 2
+	}
+	cfgPath := *configFile
+	if cfgPath != "" && !filepath.IsAbs(cfgPath) {
+		cfgPath = filepath.Join(root, cfgPath)
+	}
+	if cfgPath == "" {
+		cfgPath = config.Find(root)
+	}
+	if cfgPath != "" {
+		if _, err := config.Load(cfgPath); err != nil {
+			fmt.Fprintf(stderr, "authvet: %v\n", err)
+			return 2
+		}
+		if err := analyzer.Analyzer.Flags.Set("config", cfgPath); err != nil {
+			fmt.Fprintf(stderr, "authvet: %v\n", err)
+			return 2
+		}
+	}
+	// Read the committed manifest first: a malformed one is an error
+	// before any analysis.
+	var committed *manifest.Manifest
+	if *check != "" {
+		path := *check
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "authvet: %v\n", err)
+			return 2
+		}
+		if committed, err = manifest.Parse(*check, data); err != nil {
+			fmt.Fprintf(stderr, "authvet: %v\n", err)
+			return 2
+		}
+	}
+	opts := manifest.Options{Dir: root, Patterns: fs.Args()}
+	if *tags != "" {
+		opts.Tags = strings.Split(*tags, ",")
+	}
+	m, err := manifest.Build(opts)
+	if err != nil {
+		var le *manifest.LoadError
+		if errors.As(err, &le) {
+			for _, msg := range le.Msgs {
+				fmt.Fprintf(stderr, "authvet: %s\n", msg)
+			}
+			return 2
+		}
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return 2
+	}
+	if committed != nil {
+		o := manifest.Check(committed, m, *allow)
+		fmt.Fprint(stdout, o.Report)
+		if o.Failed {
+			return 1
+		}
+		return 0
+	}
+	data := manifest.Marshal(m)
+	if *out != "" {
+		path := *out
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			fmt.Fprintf(stderr, "authvet: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+	stdout.Write(data)
+	return 0
+}

@@ -1,0 +1,527 @@
+package manifest
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// registration is one place the module exposes a handler: an MCP tool
+// or an HTTP route.
+type registration struct {
+	handlers []*types.Func // the declared functions the registered value runs
+	pos      token.Pos     // the registering call
+	route    *Route
+	tool     *toolDecl
+}
+
+// toolDecl is an MCP tool as its literal declares it.
+type toolDecl struct {
+	name     string
+	resolved bool // the name is a constant
+	ann      *Annotations
+}
+
+// Registration tables: library knowledge as data. A key is
+// "pkgpath.Func" or "pkgpath.Type.Method" (receiver named or interface).
+const (
+	goSDK  = "github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpGo  = "github.com/mark3labs/mcp-go"
+	chiPkg = "github.com/go-chi/chi/v5"
+	ginPkg = "github.com/gin-gonic/gin"
+	echo4  = "github.com/labstack/echo/v4"
+)
+
+// toolRegs: the argument (receiver first for methods) holding the tool and the
+// handler, and how the tool is declared.
+var toolRegs = map[string]struct {
+	tool, handler int
+	shape         string // "sdk": *mcp.Tool literal; "mcpgo": mcp.NewTool(...)
+}{
+	goSDK + ".AddTool":                  {1, 2, "sdk"},
+	goSDK + ".Server.AddTool":           {1, 2, "sdk"},
+	mcpGo + "/server.MCPServer.AddTool": {1, 2, "mcpgo"},
+}
+
+// routeRegs: the argument (receiver first for methods) holding the pattern and the
+// handler; method is the HTTP method ("" read from a Go 1.22 pattern).
+type routeReg struct {
+	pattern, handler int // handler -1: the last argument (gin's variadic chain)
+	method           string
+}
+
+var routeRegs = func() map[string]routeReg {
+	m := map[string]routeReg{
+		"net/http.ServeMux.HandleFunc": {1, 2, ""},
+		"net/http.ServeMux.Handle":     {1, 2, ""},
+		"net/http.HandleFunc":          {0, 1, ""},
+		"net/http.Handle":              {0, 1, ""},
+	}
+	verbs := []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "CONNECT", "TRACE"}
+	for _, v := range verbs {
+		title := v[:1] + strings.ToLower(v[1:])
+		for _, t := range []string{"Router", "Mux"} {
+			m[chiPkg+"."+t+"."+title] = routeReg{1, 2, v}
+		}
+		for _, t := range []string{"RouterGroup", "Engine", "IRoutes", "IRouter"} {
+			m[ginPkg+"."+t+"."+v] = routeReg{1, -1, v}
+		}
+		for _, t := range []string{"Echo", "Group"} {
+			m[echo4+"."+t+"."+v] = routeReg{1, 2, v}
+		}
+	}
+	for _, t := range []string{"Router", "Mux"} {
+		m[chiPkg+"."+t+".Handle"] = routeReg{1, 2, "*"}
+		m[chiPkg+"."+t+".HandleFunc"] = routeReg{1, 2, "*"}
+	}
+	return m
+}()
+
+// calleeKey names the function a call reaches: static, or the interface
+// method an invoke calls.
+func calleeKey(c *ssa.CallCommon) string {
+	if c.IsInvoke() {
+		return typeKey(c.Value.Type()) + "." + c.Method.Name()
+	}
+	fn := c.StaticCallee()
+	if fn == nil {
+		return ""
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || obj.Pkg() == nil {
+		return ""
+	}
+	if recv := obj.Signature().Recv(); recv != nil {
+		return typeKey(recv.Type()) + "." + obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+func typeKey(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	}
+	return ""
+}
+
+// args returns the call's arguments with the receiver first (a static
+// method call already has it in Args).
+func args(c *ssa.CallCommon) []ssa.Value {
+	if c.IsInvoke() {
+		return append([]ssa.Value{c.Value}, c.Args...)
+	}
+	return c.Args
+}
+
+// scan finds every registration in fns.
+func scan(fns []*ssa.Function, isHandler func(*types.Func) bool) []registration {
+	var regs []registration
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				c := call.Common()
+				key := calleeKey(c)
+				if key == "" {
+					continue
+				}
+				as := args(c)
+				if tr, ok := toolRegs[key]; ok {
+					if tr.handler >= len(as) {
+						continue
+					}
+					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[tr.handler], isHandler, 0)}
+					if tr.shape == "sdk" {
+						r.tool = sdkTool(as[tr.tool])
+					} else {
+						r.tool = mcpGoTool(as[tr.tool])
+					}
+					regs = append(regs, r)
+					continue
+				}
+				if rr, ok := routeRegs[key]; ok {
+					p, h := rr.pattern, rr.handler
+					if h < 0 {
+						h = len(as) - 1
+						if sl, ok := as[h].(*ssa.Slice); ok {
+							if els := sliceElems(sl); len(els) > 0 {
+								r := registration{pos: call.Pos(), handlers: handlerFuncs(els[len(els)-1], isHandler, 0)}
+								r.route = route(as[p], rr.method)
+								regs = append(regs, r)
+							}
+							continue
+						}
+					}
+					if p >= len(as) || h >= len(as) {
+						continue
+					}
+					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[h], isHandler, 0), route: route(as[p], rr.method)}
+					regs = append(regs, r)
+				}
+			}
+		}
+	}
+	return regs
+}
+
+// route reads a registration's pattern: "POST /api/refunds" (Go 1.22),
+// or a path with the method the registering call names.
+func route(pattern ssa.Value, method string) *Route {
+	s, ok := constString(pattern)
+	if !ok {
+		return &Route{Method: orAny(method), Path: ""}
+	}
+	if method == "" {
+		if m, rest, ok := strings.Cut(s, " "); ok && m != "" && !strings.Contains(m, "/") {
+			method, s = m, strings.TrimSpace(rest)
+		}
+	}
+	return &Route{Method: orAny(method), Path: s}
+}
+
+func orAny(m string) string {
+	if m == "" {
+		return "*"
+	}
+	return m
+}
+
+func constString(v ssa.Value) (string, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+		return constant.StringVal(c.Value), true
+	}
+	return "", false
+}
+
+func constBool(v ssa.Value) (bool, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+		return constant.BoolVal(c.Value), true
+	}
+	return false, false
+}
+
+// handlerFuncs resolves a registered value to the declared functions it
+// runs: a function or method value, a conversion (http.HandlerFunc(f)),
+// a closure's calls of declared handlers, or what a constructor returns
+// (the constructor itself when it is a handler: SPEC §3).
+func handlerFuncs(v ssa.Value, isHandler func(*types.Func) bool, depth int) []*types.Func {
+	if depth > 8 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Function:
+		return funcOf(v, isHandler, depth)
+	case *ssa.MakeClosure:
+		return funcOf(v.Fn.(*ssa.Function), isHandler, depth)
+	case *ssa.ChangeType:
+		return handlerFuncs(v.X, isHandler, depth+1)
+	case *ssa.MakeInterface:
+		return handlerFuncs(v.X, isHandler, depth+1)
+	case *ssa.Convert:
+		return handlerFuncs(v.X, isHandler, depth+1)
+	case *ssa.Phi:
+		var out []*types.Func
+		for _, e := range v.Edges {
+			out = append(out, handlerFuncs(e, isHandler, depth+1)...)
+		}
+		return out
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil {
+			return nil
+		}
+		if obj := declared(fn); obj != nil && isHandler(obj) {
+			return []*types.Func{obj} // a handler constructor
+		}
+		var out []*types.Func
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+				out = append(out, handlerFuncs(ret.Results[0], isHandler, depth+1)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// funcOf maps an SSA function to the declared function it is: itself, the
+// method a bound-method wrapper calls, or for a closure the declared
+// handlers it calls (a wrapper around s.DraftRefund); a closure that calls
+// no handler is its enclosing declared function's.
+func funcOf(fn *ssa.Function, isHandler func(*types.Func) bool, depth int) []*types.Func {
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if obj := declared(fn); obj != nil && fn.Synthetic == "" {
+		return []*types.Func{obj}
+	}
+	var out []*types.Func
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			callee := call.Common().StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if obj := declared(callee); obj != nil && (fn.Synthetic != "" || isHandler(obj)) {
+				out = append(out, obj)
+			}
+		}
+	}
+	return out
+}
+
+// declared returns the source function fn is, or nil for closures and
+// wrappers.
+func declared(fn *ssa.Function) *types.Func {
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil || fn.Parent() != nil {
+		return nil
+	}
+	return obj
+}
+
+// sliceElems returns the values stored into the array behind a slice
+// literal (a variadic call's arguments).
+func sliceElems(sl *ssa.Slice) []ssa.Value {
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *alloc.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}
+
+// sdkTool reads a go-sdk *mcp.Tool: the struct literal it points to,
+// where it is built or in the constructor that returns it.
+func sdkTool(v ssa.Value) *toolDecl {
+	t := &toolDecl{}
+	alloc := allocOf(v, 0)
+	if alloc == nil {
+		return t
+	}
+	for _, st := range fieldStores(alloc) {
+		switch st.field {
+		case "Name":
+			t.name, t.resolved = constString(st.val)
+		case "Annotations":
+			if a := allocOf(st.val, 0); a != nil {
+				t.ann = sdkAnnotations(a)
+			}
+		}
+	}
+	return t
+}
+
+func sdkAnnotations(alloc *ssa.Alloc) *Annotations {
+	ann := &Annotations{}
+	for _, st := range fieldStores(alloc) {
+		switch st.field {
+		case "ReadOnlyHint":
+			ann.ReadOnlyHint = boolPtr(constBool(st.val))
+		case "IdempotentHint":
+			ann.IdempotentHint = boolPtr(constBool(st.val))
+		case "DestructiveHint":
+			ann.DestructiveHint = boolPtr(ptrBool(st.val))
+		case "OpenWorldHint":
+			ann.OpenWorldHint = boolPtr(ptrBool(st.val))
+		case "Title":
+			ann.Title, _ = constString(st.val)
+		}
+	}
+	return ann
+}
+
+func boolPtr(b, ok bool) *bool {
+	if !ok {
+		return nil
+	}
+	return &b
+}
+
+// ptrBool folds a *bool to its constant: &b with one constant store, or
+// a call of a helper (a generic Ptr[T]) that returns the address of its
+// parameter, called with a constant.
+func ptrBool(v ssa.Value) (bool, bool) {
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		var vals []ssa.Value
+		for _, r := range *v.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == v {
+				vals = append(vals, st.Val)
+			}
+		}
+		if len(vals) == 1 {
+			return constBool(vals[0])
+		}
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil {
+			return false, false
+		}
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			a, ok := ret.Results[0].(*ssa.Alloc)
+			if !ok {
+				return false, false
+			}
+			for _, r := range *a.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+					if p, ok := st.Val.(*ssa.Parameter); ok {
+						for i, fp := range fn.Params {
+							if fp == p && i < len(v.Call.Args) {
+								return constBool(v.Call.Args[i])
+							}
+						}
+					}
+					return constBool(st.Val)
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// allocOf follows a pointer to the allocation of its struct literal.
+func allocOf(v ssa.Value, depth int) *ssa.Alloc {
+	if depth > 6 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		return v
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil {
+			return nil
+		}
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+				if a := allocOf(ret.Results[0], depth+1); a != nil {
+					return a
+				}
+			}
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			// a struct value loaded from its variable: the literal
+			return allocOf(v.X, depth+1)
+		}
+	}
+	return nil
+}
+
+type fieldStore struct {
+	field string
+	val   ssa.Value
+}
+
+// fieldStores lists the constant-position stores into the fields of a
+// struct allocation.
+func fieldStores(alloc *ssa.Alloc) []fieldStore {
+	var out []fieldStore
+	st, _ := types.Unalias(alloc.Type().(*types.Pointer).Elem()).Underlying().(*types.Struct)
+	if st == nil {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *fa.Referrers() {
+			if s, ok := r2.(*ssa.Store); ok && s.Addr == fa {
+				out = append(out, fieldStore{st.Field(fa.Field).Name(), s.Val})
+			}
+		}
+	}
+	return out
+}
+
+// mcpGoTool reads mcp-go's mcp.NewTool(name, opts...): the name, and the
+// hint options over the library's explicit defaults.
+func mcpGoTool(v ssa.Value) *toolDecl {
+	t := &toolDecl{}
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if a, ok := load.X.(*ssa.Alloc); ok {
+			var vals []ssa.Value
+			for _, r := range *a.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+					vals = append(vals, st.Val)
+				}
+			}
+			if len(vals) == 1 {
+				v = vals[0]
+			}
+		}
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || calleeKey(&call.Call) != mcpGo+"/mcp.NewTool" || len(call.Call.Args) < 1 {
+		return t
+	}
+	t.name, t.resolved = constString(call.Call.Args[0])
+	f, tr := false, true
+	t.ann = &Annotations{ReadOnlyHint: &f, DestructiveHint: &tr, IdempotentHint: &f, OpenWorldHint: &tr}
+	set := func(p **bool, arg ssa.Value) {
+		if b, ok := constBool(arg); ok {
+			*p = &b
+		} else {
+			*p = nil // not constant: not a claim the manifest can state
+		}
+	}
+	if len(call.Call.Args) > 1 {
+		if sl, ok := call.Call.Args[1].(*ssa.Slice); ok {
+			for _, el := range sliceElems(sl) {
+				oc, ok := el.(*ssa.Call)
+				if !ok || len(oc.Call.Args) != 1 {
+					continue
+				}
+				switch calleeKey(&oc.Call) {
+				case mcpGo + "/mcp.WithReadOnlyHintAnnotation":
+					set(&t.ann.ReadOnlyHint, oc.Call.Args[0])
+				case mcpGo + "/mcp.WithDestructiveHintAnnotation":
+					set(&t.ann.DestructiveHint, oc.Call.Args[0])
+				case mcpGo + "/mcp.WithIdempotentHintAnnotation":
+					set(&t.ann.IdempotentHint, oc.Call.Args[0])
+				case mcpGo + "/mcp.WithOpenWorldHintAnnotation":
+					set(&t.ann.OpenWorldHint, oc.Call.Args[0])
+				case mcpGo + "/mcp.WithTitleAnnotation":
+					t.ann.Title, _ = constString(oc.Call.Args[0])
+				}
+			}
+		}
+	}
+	return t
+}

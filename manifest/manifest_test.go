@@ -1,0 +1,179 @@
+package manifest
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// buildOrSkip builds the manifest of a testdata module; a module that
+// needs the module proxy is skipped, with the reason, only when the
+// proxy cannot be reached.
+func buildOrSkip(t *testing.T, dir string) *Manifest {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download")
+	dl.Dir = abs
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Skipf("%s: the module proxy cannot be reached (go mod download: %v: %s)", dir, err, bytes.TrimSpace(out))
+	}
+	m, err := Build(Options{Dir: abs})
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return m
+}
+
+func action(t *testing.T, m *Manifest, fn string) Action {
+	t.Helper()
+	for _, a := range m.Actions {
+		if a.Function == fn {
+			return a
+		}
+	}
+	t.Fatalf("no action %s in %s", fn, Marshal(m))
+	return Action{}
+}
+
+// TestMCPModule runs on tools registered with the real go-sdk v1.8.0 and
+// mcp-go v1.2.1, and routes on net/http.
+func TestMCPModule(t *testing.T) {
+	m := buildOrSkip(t, "testdata/mcpmod")
+	if m.Module != "example.com/mcpmod" || m.SchemaVersion != 1 || m.Provenance != "provable" {
+		t.Errorf("header: %q %d %q", m.Module, m.SchemaVersion, m.Provenance)
+	}
+	const pkg = "example.com/mcpmod/tools."
+
+	add := action(t, m, pkg+"(*Server).AddNote")
+	if add.Exposure != "mcp-tool" || add.Tool == nil || add.Tool.Name != "add_note" {
+		t.Fatalf("AddNote: exposure %q tool %+v", add.Exposure, add.Tool)
+	}
+	if d := add.Tool.DeclaredAnnotations; d == nil || d.ReadOnlyHint == nil || !*d.ReadOnlyHint || d.DestructiveHint == nil || *d.DestructiveHint {
+		t.Errorf("AddNote declared annotations (Ptr(false) folded): %+v", d)
+	}
+	if d := add.Tool.DerivedAnnotations; d.ReadOnlyHint {
+		t.Errorf("AddNote writes notes, derived readOnlyHint true")
+	}
+	if len(add.Effects) != 1 || add.Effects[0].Kind != "write" || add.Effects[0].Subject != "notes" || add.Effects[0].Location != "tools/tools.go:33" {
+		t.Errorf("AddNote effects: %+v", add.Effects)
+	}
+	if got := strings.Join(add.UnusedGrantEntries, ","); got != "Writes: archive" {
+		t.Errorf("AddNote unused grant entries: %q", got)
+	}
+
+	list := action(t, m, pkg+"(*Server).ListNotes")
+	if list.Tool == nil || list.Tool.Name != "list_notes" || !list.Tool.DerivedAnnotations.ReadOnlyHint || len(list.Effects) != 0 {
+		t.Errorf("ListNotes: %+v %+v", list.Tool, list.Effects)
+	}
+
+	arch := action(t, m, pkg+"(*Server).Archive")
+	if arch.Tool == nil || arch.Tool.Name != "archive" {
+		t.Fatalf("Archive (mcp-go): %+v", arch.Tool)
+	}
+	// mcp-go's defaults are explicit; the option overrides one.
+	if d := arch.Tool.DeclaredAnnotations; d == nil || d.ReadOnlyHint == nil || *d.ReadOnlyHint || d.DestructiveHint == nil || *d.DestructiveHint || d.OpenWorldHint == nil || !*d.OpenWorldHint {
+		t.Errorf("Archive declared annotations: %+v", d)
+	}
+
+	stats := action(t, m, pkg+"(*Server).Stats")
+	if stats.Exposure != "http-route" || len(stats.Routes) != 2 ||
+		stats.Routes[0] != (Route{Method: "*", Path: "/stats/all"}) || stats.Routes[1] != (Route{Method: "GET", Path: "/stats"}) {
+		t.Errorf("Stats routes (a method pattern, and a closure that wraps it): %+v", stats.Routes)
+	}
+
+	// Ungoverned: purge mutates, ping does not.
+	if len(m.UngovernedTools) != 2 {
+		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
+	}
+	ping, purge := m.UngovernedTools[0], m.UngovernedTools[1]
+	if ping.Tool != "ping" || ping.Mutating || purge.Tool != "purge" || !purge.Mutating || purge.Handler != pkg+"(*Server).Purge" {
+		t.Errorf("ungoverned: %+v / %+v", ping, purge)
+	}
+
+	// The one lie: add_note claims read-only.
+	if len(m.AnnotationConflicts) != 1 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" {
+		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
+	}
+
+	// --check fails on the conflict and on the mutating ungoverned tool,
+	// with nothing else to report.
+	o := Check(m, m, false)
+	if !o.Failed || !strings.Contains(o.Report, `MCP tool "purge"`) || !strings.Contains(o.Report, `"add_note" declares readOnlyHint: true`) || strings.Contains(o.Report, "~ action") {
+		t.Errorf("check against itself:\n%s", o.Report)
+	}
+	if o := Check(m, m, true); !o.Failed || strings.Contains(o.Report, "error: MCP tool \"purge\"") {
+		t.Errorf("--allow-ungoverned lifts the ungoverned failure, never the conflict:\n%s", o.Report)
+	}
+}
+
+// TestExample checks the README's example module, its determinism and
+// the drift the check reports.
+func TestExample(t *testing.T) {
+	m, err := Build(Options{Dir: "../example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Build(Options{Dir: "../example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(Marshal(m), Marshal(again)) {
+		t.Fatalf("two runs differ:\n%s\n---\n%s", Marshal(m), Marshal(again))
+	}
+	draft := action(t, m, "example.com/shop/billing.(*Server).DraftRefund")
+	if draft.Exposure != "http-route" || len(draft.Routes) != 1 || draft.Routes[0] != (Route{"POST", "/api/refunds"}) {
+		t.Errorf("DraftRefund exposure: %q %+v", draft.Exposure, draft.Routes)
+	}
+	if o := Check(m, m, false); o.Failed || o.Report != "" {
+		t.Errorf("unchanged module: failed=%v\n%s", o.Failed, o.Report)
+	}
+
+	// Committed without one effect: the module widened.
+	committed, err := Parse("agent-authority.json", Marshal(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range committed.Actions {
+		if committed.Actions[i].Function == draft.Function {
+			committed.Actions[i].Effects = committed.Actions[i].Effects[1:]
+		}
+	}
+	o := Check(committed, m, false)
+	if !o.Failed || !strings.Contains(o.Report, "~ action example.com/shop/billing.(*Server).DraftRefund") || !strings.Contains(o.Report, `+ outbound "https://api.stripe.com/v1/refunds" (POST)`) {
+		t.Errorf("widened effect:\n%s", o.Report)
+	}
+
+	// Lines moved, nothing else: not drift.
+	committed, _ = Parse("agent-authority.json", Marshal(m))
+	committed.Actions[0].Location = "billing/payouts.go:1"
+	if o := Check(committed, m, false); o.Failed || !strings.Contains(o.Report, "locations moved") {
+		t.Errorf("moved lines: failed=%v\n%s", o.Failed, o.Report)
+	}
+
+	// A grant widened.
+	committed, _ = Parse("agent-authority.json", Marshal(m))
+	committed.Grants[0].Writes = nil
+	if o := Check(committed, m, false); !o.Failed || !strings.Contains(o.Report, "+ Writes: refunds") {
+		t.Errorf("widened grant:\n%s", o.Report)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"{\n  \"schema_version\": 1,\n  \"actions\": [,]\n}", "m.json:3:15: invalid character ','"},
+		{"{\"schema_version\": \"one\"}", "m.json:1:25: json: cannot unmarshal string"},
+		{"{\"schema_version\": 2}", "m.json: schema_version 2, want 1"},
+		{"{\"schema_version\": 1, \"extra\": true}", `m.json: json: unknown field "extra"`},
+	} {
+		_, err := Parse("m.json", []byte(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want prefix %q", tc.in, err, tc.want)
+		}
+	}
+}
