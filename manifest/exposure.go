@@ -44,6 +44,9 @@ var toolRegs = map[string]struct {
 	goSDK + ".AddTool":                  {1, 2, "sdk"},
 	goSDK + ".Server.AddTool":           {1, 2, "sdk"},
 	mcpGo + "/server.MCPServer.AddTool": {1, 2, "mcpgo"},
+	// AddTools(tools ...ServerTool): each element is a tool and its
+	// handler together.
+	mcpGo + "/server.MCPServer.AddTools": {1, 1, "mcpgo-many"},
 }
 
 // routeRegs: the argument (receiver first for methods) holding the pattern and the
@@ -142,6 +145,24 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool) []registration 
 					if tr.handler >= len(as) {
 						continue
 					}
+					if tr.shape == "mcpgo-many" {
+						sl, _ := as[1].(*ssa.Slice)
+						if sl == nil {
+							continue
+						}
+						for _, el := range sliceElems(sl) {
+							td := &toolDecl{}
+							if a := allocOf(el, 0); a != nil {
+								for _, st := range fieldStores(a) {
+									if st.field == "Tool" {
+										td = mcpGoTool(st.val)
+									}
+								}
+							}
+							regs = append(regs, registration{pos: call.Pos(), handlers: handlerFuncs(el, isHandler, 0), tool: td})
+						}
+						continue
+					}
 					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[tr.handler], isHandler, 0)}
 					if tr.shape == "sdk" {
 						r.tool = sdkTool(as[tr.tool])
@@ -238,20 +259,96 @@ func handlerFuncs(v ssa.Value, isHandler func(*types.Func) bool, depth int) []*t
 		}
 		return out
 	case *ssa.Call:
-		fn := v.Call.StaticCallee()
-		if fn == nil {
-			return nil
+		return resultFuncs(v, 0, isHandler, depth)
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return resultFuncs(call, v.Index, isHandler, depth)
 		}
-		if obj := declared(fn); obj != nil && isHandler(obj) {
-			return []*types.Func{obj} // a handler constructor
-		}
-		var out []*types.Func
-		for _, b := range fn.Blocks {
-			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
-				out = append(out, handlerFuncs(ret.Results[0], isHandler, depth+1)...)
+	}
+	// A value taken out of what a handler constructor returned (a slice
+	// of tool definitions ranged over, a field of its struct).
+	if ctor := ctorOf(v, isHandler, 0); ctor != nil {
+		return []*types.Func{ctor}
+	}
+	return nil
+}
+
+// resultFuncs resolves result i of a call: a handler constructor is the
+// handler; a function of the module is followed to what it returns; a
+// library's adapter (mcp-go's NewTypedToolHandler(f)) runs the
+// functions it is handed.
+func resultFuncs(call *ssa.Call, i int, isHandler func(*types.Func) bool, depth int) []*types.Func {
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return nil
+	}
+	if obj := declared(fn); obj != nil && isHandler(obj) {
+		return []*types.Func{obj} // a handler constructor
+	}
+	var out []*types.Func
+	if len(fn.Blocks) == 0 {
+		for _, a := range call.Call.Args {
+			if _, isFunc := a.Type().Underlying().(*types.Signature); isFunc {
+				out = append(out, handlerFuncs(a, isHandler, depth+1)...)
 			}
 		}
 		return out
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			out = append(out, handlerFuncs(ret.Results[i], isHandler, depth+1)...)
+		}
+	}
+	return out
+}
+
+// ctorOf follows a value back through fields, elements, loads and
+// conversions to the call of a handler constructor that made it.
+func ctorOf(v ssa.Value, isHandler func(*types.Func) bool, depth int) *types.Func {
+	if depth > 12 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		if fn := x.Call.StaticCallee(); fn != nil {
+			if obj := declared(fn); obj != nil && isHandler(obj) {
+				return obj
+			}
+		}
+		return nil
+	case *ssa.Extract:
+		return ctorOf(x.Tuple, isHandler, depth+1)
+	case *ssa.Field:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.FieldAddr:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.Index:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.IndexAddr:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.Slice:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.UnOp:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.ChangeType:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.MakeInterface:
+		return ctorOf(x.X, isHandler, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if c := ctorOf(e, isHandler, depth+1); c != nil {
+				return c
+			}
+		}
+	case *ssa.Alloc:
+		// A local copy (the range variable): what is stored into it whole.
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				if c := ctorOf(st.Val, isHandler, depth+1); c != nil {
+					return c
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -430,6 +527,18 @@ func allocOf(v ssa.Value, depth int) *ssa.Alloc {
 		for _, b := range fn.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
 				if a := allocOf(ret.Results[0], depth+1); a != nil {
+					return a
+				}
+			}
+		}
+	case *ssa.Extract:
+		call, ok := v.Tuple.(*ssa.Call)
+		if !ok || call.Call.StaticCallee() == nil {
+			return nil
+		}
+		for _, b := range call.Call.StaticCallee().Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && v.Index < len(ret.Results) {
+				if a := allocOf(ret.Results[v.Index], depth+1); a != nil {
 					return a
 				}
 			}

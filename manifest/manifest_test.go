@@ -86,6 +86,23 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("Stats routes (a method pattern, and a closure that wraps it): %+v", stats.Routes)
 	}
 
+	// Constructors (SPEC §3): a (tool, handler) pair, a slice of
+	// definitions ranged over, an mcp-go ServerTool; and mcp-go's typed
+	// adapter around a method value.
+	page := action(t, m, pkg+"newPageTool")
+	if page.Exposure != "mcp-tool" || page.Tool == nil || page.Tool.Name != "page_oncall" || page.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("newPageTool: %q %+v", page.Exposure, page.Tool)
+	}
+	if raw := action(t, m, pkg+"rawTools"); raw.Exposure != "mcp-tool" || raw.Tool == nil || raw.Tool.Caveat == "" {
+		t.Errorf("rawTools (name not paired yet, so a caveat): %q %+v", raw.Exposure, raw.Tool)
+	}
+	if slug := action(t, m, pkg+"slugTool"); slug.Tool == nil || slug.Tool.Name != "slug" || !slug.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("slugTool: %+v", slug.Tool)
+	}
+	if forget := action(t, m, pkg+"(*Server).Forget"); forget.Tool == nil || forget.Tool.Name != "forget" || len(forget.Effects) != 1 {
+		t.Errorf("Forget through NewTypedToolHandler: %+v %+v", forget.Tool, forget.Effects)
+	}
+
 	// Ungoverned: purge mutates, ping does not.
 	if len(m.UngovernedTools) != 2 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
@@ -95,9 +112,11 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("ungoverned: %+v / %+v", ping, purge)
 	}
 
-	// The one lie: add_note claims read-only.
-	if len(m.AnnotationConflicts) != 1 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
-		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" {
+	// Two lies: add_note claims read-only and writes; page_oncall claims
+	// read-only and posts through a client it was handed.
+	if len(m.AnnotationConflicts) != 2 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
+		m.AnnotationConflicts[1].Tool != "page_oncall" || m.AnnotationConflicts[1].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
