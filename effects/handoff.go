@@ -363,7 +363,11 @@ func (e *Engine) analysedType(t types.Type) bool {
 
 // sliceElems returns the values stored into the elements of a slice
 // built here from a local array (a variadic argument, a slice literal).
-func sliceElems(v ssa.Value) []ssa.Value {
+func sliceElems(v ssa.Value) []ssa.Value { return SliceElems(v) }
+
+// SliceElems returns the values stored into the array behind a slice
+// literal (a variadic call's arguments); nil for any other slice.
+func SliceElems(v ssa.Value) []ssa.Value {
 	sl, ok := v.(*ssa.Slice)
 	if !ok {
 		return nil

@@ -444,9 +444,11 @@ func relPos(root, pos string) string {
 	return relTo(root, pos)
 }
 
-// relTo makes file relative to the module root with '/', or to the module
+func relTo(root, file string) string { return RelTo(root, file) }
+
+// RelTo makes file relative to the module root with '/', or to the module
 // cache for dependencies.
-func relTo(root, file string) string {
+func RelTo(root, file string) string {
 	if r, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(r, "..") {
 		return filepath.ToSlash(r)
 	}

@@ -68,16 +68,7 @@ func Check(committed, current *Manifest, allowUngoverned bool) Outcome {
 	for _, a := range current.Actions {
 		cur[a.Function] = a
 	}
-	var names []string
-	for n := range old {
-		names = append(names, n)
-	}
-	for n := range cur {
-		if _, ok := old[n]; !ok {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	names := unionKeys(old, cur)
 	moved := false
 	for _, n := range names {
 		o, inOld := old[n]
@@ -114,17 +105,7 @@ func Check(committed, current *Manifest, allowUngoverned bool) Outcome {
 		}
 	}
 	oldG, curG := grantSets(committed.Grants), grantSets(current.Grants)
-	var gnames []string
-	for n := range oldG {
-		gnames = append(gnames, n)
-	}
-	for n := range curG {
-		if _, ok := oldG[n]; !ok {
-			gnames = append(gnames, n)
-		}
-	}
-	slices.Sort(gnames)
-	for _, n := range gnames {
+	for _, n := range unionKeys(oldG, curG) {
 		if lines := diffSet("", oldG[n], curG[n]); len(lines) > 0 {
 			fmt.Fprintf(&w, "~ grant %s\n%s\n", n, strings.Join(lines, "\n"))
 			failed = true
@@ -152,6 +133,21 @@ func Check(committed, current *Manifest, allowUngoverned bool) Outcome {
 		fmt.Fprintf(&w, "note: locations moved; regenerate the manifest to refresh them\n")
 	}
 	return Outcome{Report: w.String(), Failed: failed}
+}
+
+// unionKeys returns the keys of both maps, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func grantName(a Action) string {

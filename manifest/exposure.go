@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/effects"
 )
 
 // registration is one place the module exposes a handler: an MCP tool
@@ -398,25 +400,7 @@ func declared(fn *ssa.Function) *types.Func {
 
 // sliceElems returns the values stored into the array behind a slice
 // literal (a variadic call's arguments).
-func sliceElems(sl *ssa.Slice) []ssa.Value {
-	alloc, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var out []ssa.Value
-	for _, r := range *alloc.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
-			continue
-		}
-		for _, r2 := range *ia.Referrers() {
-			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
-				out = append(out, st.Val)
-			}
-		}
-	}
-	return out
-}
+func sliceElems(sl *ssa.Slice) []ssa.Value { return effects.SliceElems(sl) }
 
 // sdkTool reads a go-sdk *mcp.Tool: the struct literal it points to,
 // where it is built or in the constructor that returns it.

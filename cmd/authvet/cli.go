@@ -19,6 +19,7 @@ import (
 
 	"github.com/authvet/authvet/analyzer"
 	"github.com/authvet/authvet/config"
+	"github.com/authvet/authvet/manifest"
 )
 
 const usage = `usage:
@@ -75,24 +76,8 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", *dir)
 		return 2
 	}
-	// Read the configuration first: a broken file is an error (exit 2)
-	// naming the file and line, not a failure buried in the analysis.
-	cfgPath := *configFile
-	if cfgPath != "" && !filepath.IsAbs(cfgPath) {
-		cfgPath = filepath.Join(root, cfgPath)
-	}
-	if cfgPath == "" {
-		cfgPath = config.Find(root)
-	}
-	if cfgPath != "" {
-		if _, err := config.Load(cfgPath); err != nil {
-			fmt.Fprintf(stderr, "authvet: %v\n", err)
-			return 2
-		}
-		if err := analyzer.Analyzer.Flags.Set("config", cfgPath); err != nil {
-			fmt.Fprintf(stderr, "authvet: %v\n", err)
-			return 2
-		}
+	if !useConfig(root, *configFile, stderr) {
+		return 2
 	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {
@@ -188,14 +173,31 @@ func posn(root string, p token.Position) string {
 	return fmt.Sprintf("%s:%d", relTo(root, p.Filename), p.Line)
 }
 
-func relTo(root, file string) string {
-	if r, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
+func relTo(root, file string) string { return manifest.RelTo(root, file) }
+
+// useConfig reads the configuration before any analysis (the -config
+// file, or the one at the module root) and hands it to the analyzer: a
+// broken file is an error naming the file and line (reported false), not
+// a failure buried in the analysis.
+func useConfig(root, file string, stderr io.Writer) bool {
+	if file != "" && !filepath.IsAbs(file) {
+		file = filepath.Join(root, file)
 	}
-	if i := strings.Index(filepath.ToSlash(file), "/pkg/mod/"); i >= 0 {
-		return filepath.ToSlash(file)[i+len("/pkg/mod/"):]
+	if file == "" {
+		file = config.Find(root)
 	}
-	return filepath.ToSlash(file)
+	if file == "" {
+		return true
+	}
+	if _, err := config.Load(file); err != nil {
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return false
+	}
+	if err := analyzer.Analyzer.Flags.Set("config", file); err != nil {
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return false
+	}
+	return true
 }
 
 func sortFindings(fs []finding) []finding {

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/authvet/authvet/analyzer"
-	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/manifest"
 )
 
@@ -41,22 +39,8 @@ func manifestCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", *dir)
 		return 2
 	}
-	cfgPath := *configFile
-	if cfgPath != "" && !filepath.IsAbs(cfgPath) {
-		cfgPath = filepath.Join(root, cfgPath)
-	}
-	if cfgPath == "" {
-		cfgPath = config.Find(root)
-	}
-	if cfgPath != "" {
-		if _, err := config.Load(cfgPath); err != nil {
-			fmt.Fprintf(stderr, "authvet: %v\n", err)
-			return 2
-		}
-		if err := analyzer.Analyzer.Flags.Set("config", cfgPath); err != nil {
-			fmt.Fprintf(stderr, "authvet: %v\n", err)
-			return 2
-		}
+	if !useConfig(root, *configFile, stderr) {
+		return 2
 	}
 	// Read the committed manifest first: a malformed one is an error
 	// before any analysis.
