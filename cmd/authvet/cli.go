@@ -67,16 +67,8 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "authvet: unknown -format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
-	root, err := filepath.Abs(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "authvet: %v\n", err)
-		return 2
-	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", *dir)
-		return 2
-	}
-	if !useConfig(root, *configFile, stderr) {
+	root, ok := setup(*dir, *configFile, stderr)
+	if !ok {
 		return 2
 	}
 	patterns := fs.Args()
@@ -174,6 +166,21 @@ func posn(root string, p token.Position) string {
 }
 
 func relTo(root, file string) string { return manifest.RelTo(root, file) }
+
+// setup resolves -C to the directory to run in and reads the
+// configuration; on a problem it prints one line and reports false.
+func setup(dir, configFile string, stderr io.Writer) (string, bool) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return "", false
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", dir)
+		return "", false
+	}
+	return root, useConfig(root, configFile, stderr)
+}
 
 // useConfig reads the configuration before any analysis (the -config
 // file, or the one at the module root) and hands it to the analyzer: a

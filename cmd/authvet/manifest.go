@@ -30,16 +30,8 @@ func manifestCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	root, err := filepath.Abs(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "authvet: %v\n", err)
-		return 2
-	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "authvet: -C %s: not a directory\n", *dir)
-		return 2
-	}
-	if !useConfig(root, *configFile, stderr) {
+	root, ok := setup(*dir, *configFile, stderr)
+	if !ok {
 		return 2
 	}
 	// Read the committed manifest first: a malformed one is an error
