@@ -153,7 +153,32 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	})
 	isHandler := func(f *types.Func) bool { return handlers[f] != nil }
 	ungoverned := map[string]bool{}
-	for _, reg := range scan(fns, isHandler) {
+	regs := scan(fns, isHandler, inModule)
+	// Tools paired with their handlers where they are made, registered
+	// through the types an unresolved AddTool reads them from.
+	carriers := map[types.Type]bool{}
+	for _, r := range regs {
+		for t := range r.carriers {
+			carriers[t] = true
+		}
+	}
+	paired := pairs(fns, isHandler, carriers)
+	explained := map[types.Type]bool{}
+	for _, p := range paired {
+		if n := p.carrier; n != nil {
+			explained[n] = true
+		}
+	}
+	regs = slices.DeleteFunc(regs, func(r registration) bool {
+		for t := range r.carriers {
+			if explained[t] {
+				return true // its tools are the pairs made of that type
+			}
+		}
+		return false
+	})
+	regs = append(regs, paired...)
+	for _, reg := range regs {
 		var ops, others []*types.Func
 		for _, f := range reg.handlers {
 			if isHandler(f) {

@@ -60,6 +60,16 @@ type Outcome struct {
 func Check(committed, current *Manifest, allowUngoverned bool) Outcome {
 	var w strings.Builder
 	failed := false
+	// Conflicts first, a contradicted readOnlyHint before any other: a
+	// server may expose the tool to agents that were promised reads.
+	conflicts := slices.Clone(current.AnnotationConflicts)
+	slices.SortStableFunc(conflicts, func(x, y Conflict) int {
+		return boolRank(y.Claim == "readOnlyHint: true") - boolRank(x.Claim == "readOnlyHint: true")
+	})
+	for _, c := range conflicts {
+		fmt.Fprintf(&w, "error: MCP tool %q declares %s, contradicted by %s at %s\n", c.Tool, c.Claim, effectLine(c.ContradictedBy), c.ContradictedBy.Location)
+		failed = true
+	}
 	old := map[string]Action{}
 	for _, a := range committed.Actions {
 		old[a.Function] = a
@@ -125,14 +135,17 @@ func Check(committed, current *Manifest, allowUngoverned bool) Outcome {
 			fmt.Fprintf(&w, "warning: MCP tool %q (%s, %s) mutates and has no //agent:operable grant (allowed by --allow-ungoverned)\n", u.Tool, u.Handler, u.Location)
 		}
 	}
-	for _, c := range current.AnnotationConflicts {
-		fmt.Fprintf(&w, "error: MCP tool %q declares %s, contradicted by %s at %s\n", c.Tool, c.Claim, effectLine(c.ContradictedBy), c.ContradictedBy.Location)
-		failed = true
-	}
 	if !failed && moved {
 		fmt.Fprintf(&w, "note: locations moved; regenerate the manifest to refresh them\n")
 	}
 	return Outcome{Report: w.String(), Failed: failed}
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // unionKeys returns the keys of both maps, sorted.

@@ -18,6 +18,10 @@ type registration struct {
 	pos      token.Pos     // the registering call
 	route    *Route
 	tool     *toolDecl
+	// carriers: for a tool registration whose handler is not resolved
+	// here, the module's types its tool and handler are read from.
+	carriers map[types.Type]bool
+	carrier  types.Type // a pair: the type that carries it to AddTool
 }
 
 // toolDecl is an MCP tool as its literal declares it.
@@ -128,7 +132,7 @@ func args(c *ssa.CallCommon) []ssa.Value {
 }
 
 // scan finds every registration in fns.
-func scan(fns []*ssa.Function, isHandler func(*types.Func) bool) []registration {
+func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*types.Package]bool) []registration {
 	var regs []registration
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
@@ -170,6 +174,11 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool) []registration 
 						r.tool = sdkTool(as[tr.tool])
 					} else {
 						r.tool = mcpGoTool(as[tr.tool])
+					}
+					if len(r.handlers) == 0 {
+						r.carriers = map[types.Type]bool{}
+						carrierTypes(as[tr.tool], module, r.carriers, 0)
+						carrierTypes(as[tr.handler], module, r.carriers, 0)
 					}
 					regs = append(regs, r)
 					continue

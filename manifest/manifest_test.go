@@ -103,11 +103,21 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("Forget through NewTypedToolHandler: %+v %+v", forget.Tool, forget.Effects)
 	}
 
-	// Ungoverned: purge mutates, ping does not.
-	if len(m.UngovernedTools) != 2 {
+	// A registry: NewTool pairs each literal with its handler, and a
+	// loop registers them through ServerTool's fields.
+	if get := action(t, m, pkg+"GetNote"); get.Exposure != "mcp-tool" || get.Tool == nil || get.Tool.Name != "get_note" || !get.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("GetNote: %q %+v", get.Exposure, get.Tool)
+	}
+
+	// Ungoverned: delete_notes (from the registry) and purge mutate, ping
+	// does not; the registry's AddTool is not an unresolved tool.
+	if len(m.UngovernedTools) != 3 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
-	ping, purge := m.UngovernedTools[0], m.UngovernedTools[1]
+	del, ping, purge := m.UngovernedTools[0], m.UngovernedTools[1], m.UngovernedTools[2]
+	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
+		t.Errorf("ungoverned delete_notes: %+v", del)
+	}
 	if ping.Tool != "ping" || ping.Mutating || purge.Tool != "purge" || !purge.Mutating || purge.Handler != pkg+"(*Server).Purge" {
 		t.Errorf("ungoverned: %+v / %+v", ping, purge)
 	}

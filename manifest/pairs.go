@@ -1,0 +1,163 @@
+package manifest
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Real MCP servers do not call AddTool next to the tool literal: a
+// constructor hands the literal and its handler to a helper
+// (NewTool(toolset, mcp.Tool{...}, scopes, func(...) {...})), the result
+// travels through slices and filters, and a loop registers each one
+// through its fields (s.AddTool(&st.Tool, st.Handler(deps))). The tool is
+// paired with its handler where the two are created together, and the
+// pair counts as registered when a value of its type is what an AddTool
+// call reads its tool or handler from.
+
+// carrierTypes collects the named types of the module whose values an
+// AddTool argument is read from: through fields, elements, loads, local
+// copies and the receiver of a method call that returns it.
+func carrierTypes(v ssa.Value, module map[*types.Package]bool, out map[types.Type]bool, depth int) {
+	if depth > 12 || v == nil {
+		return
+	}
+	if n := namedOf(v.Type()); n != nil && n.Obj().Pkg() != nil && module[n.Obj().Pkg()] {
+		out[n.Origin()] = true
+	}
+	switch x := v.(type) {
+	case *ssa.Field:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.FieldAddr:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.Index:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.IndexAddr:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.UnOp:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.ChangeType:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.MakeInterface:
+		carrierTypes(x.X, module, out, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			carrierTypes(e, module, out, depth+1)
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				carrierTypes(st.Val, module, out, depth+1)
+			}
+		}
+	case *ssa.Call:
+		// st.Handler(deps): the receiver carries it.
+		if x.Call.Signature().Recv() != nil || (x.Call.StaticCallee() != nil && x.Call.StaticCallee().Signature.Recv() != nil) {
+			if len(x.Call.Args) > 0 {
+				carrierTypes(x.Call.Args[0], module, out, depth+1)
+			}
+		}
+	}
+}
+
+// namedOf returns the named type of t or of what t points to.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// isToolType reports whether t is (a pointer to) an SDK's Tool.
+func isToolType(t types.Type) bool {
+	k := typeKey(t)
+	return k == goSDK+".Tool" || k == mcpGo+"/mcp.Tool"
+}
+
+// isToolHandler reports whether t is a function that serves a tool call:
+// it is handed the call's request and returns *CallToolResult first (the
+// SDKs' handler types, and a project's own signature around them).
+func isToolHandler(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() == 0 {
+		return false
+	}
+	if k := typeKey(sig.Results().At(0).Type()); k != goSDK+".CallToolResult" && k != mcpGo+"/mcp.CallToolResult" {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		switch typeKey(sig.Params().At(i).Type()) {
+		case goSDK + ".ServerRequest", mcpGo + "/mcp.CallToolRequest":
+			return true
+		}
+	}
+	return false
+}
+
+// pairs finds the calls that are handed a tool literal and its handler
+// together, whose result is of a type in carriers.
+func pairs(fns []*ssa.Function, isHandler func(*types.Func) bool, carriers map[types.Type]bool) []registration {
+	var regs []registration
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Call.IsInvoke() {
+					continue
+				}
+				n := resultNamed(call)
+				if n == nil || !carriers[n.Origin()] {
+					continue
+				}
+				var tool, handler ssa.Value
+				for _, a := range call.Call.Args {
+					switch {
+					case isToolType(a.Type()):
+						tool = a
+					case isToolHandler(a.Type()):
+						handler = a
+					}
+				}
+				if tool == nil || handler == nil || allocOf(tool, 0) == nil {
+					continue // not where a literal and its handler meet
+				}
+				td := sdkTool(tool)
+				if typeKey(tool.Type()) == mcpGo+"/mcp.Tool" {
+					td = mcpGoTool(tool)
+				}
+				regs = append(regs, registration{pos: call.Pos(), tool: td, handlers: pairedHandler(handler, fn, isHandler), carrier: n.Origin()})
+			}
+		}
+	}
+	return regs
+}
+
+// resultNamed is the named type of a call's (first) result.
+func resultNamed(call *ssa.Call) *types.Named {
+	t := call.Type()
+	if tup, ok := t.(*types.Tuple); ok {
+		if tup.Len() == 0 {
+			return nil
+		}
+		t = tup.At(0).Type()
+	}
+	return namedOf(t)
+}
+
+// pairedHandler is the declared function a paired handler belongs to: a
+// function or method value itself; for a literal, the operable
+// functions it calls, else the declared function that makes it (the
+// constructor, which a directive covers: SPEC §3).
+func pairedHandler(v ssa.Value, in *ssa.Function, isHandler func(*types.Func) bool) []*types.Func {
+	if fs := handlerFuncs(v, isHandler, 0); len(fs) > 0 {
+		return fs
+	}
+	for in.Parent() != nil {
+		in = in.Parent()
+	}
+	if obj := declared(in); obj != nil {
+		return []*types.Func{obj}
+	}
+	return nil
+}
