@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -264,6 +265,27 @@ func (a *run) analyse() {
 				return nil, false
 			}
 			return eng.Finalize(eng.HandlerSummary(fn), a.module), true
+		}
+		a.result.effectsAt = func(pos token.Pos) ([]effects.Effect, bool) {
+			var lit *ssa.Function
+			var find func(fs []*ssa.Function)
+			find = func(fs []*ssa.Function) {
+				for _, f := range fs {
+					if lit != nil {
+						return
+					}
+					if f.Pos() == pos && f.Parent() != nil {
+						lit = f
+						return
+					}
+					find(f.AnonFuncs)
+				}
+			}
+			find(fns)
+			if lit == nil {
+				return nil, false
+			}
+			return eng.Finalize(eng.HandlerSummary(lit), a.module), true
 		}
 	}
 }

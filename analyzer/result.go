@@ -25,6 +25,7 @@ type Result struct {
 	Grants []Grant
 
 	effectsOf func(fn *types.Func) ([]effects.Effect, bool)
+	effectsAt func(pos token.Pos) ([]effects.Effect, bool)
 }
 
 // Handler is one //agent:operable function and what it was proved to do.
@@ -52,6 +53,16 @@ func (r *Result) EffectsOf(fn *types.Func) ([]effects.Effect, bool) {
 		return nil, false
 	}
 	return r.effectsOf(fn)
+}
+
+// EffectsAt returns the finalized effects of the function literal at
+// pos, called once with unknown arguments (what it captures unknown too):
+// a tool handler made by a helper that another function returns.
+func (r *Result) EffectsAt(pos token.Pos) ([]effects.Effect, bool) {
+	if r == nil || r.effectsAt == nil {
+		return nil, false
+	}
+	return r.effectsAt(pos)
 }
 
 func init() {

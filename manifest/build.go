@@ -123,15 +123,6 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			order = append(order, h.Func)
 		}
 	}
-	for _, fn := range order {
-		h := handlers[fn]
-		a := b.action(h)
-		if h.Grant != nil {
-			usedGrants[grantKey(h.Grant)] = true
-		}
-		actions[fn] = a
-	}
-
 	// Exposure, from the module's SSA.
 	prog, _ := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
 	prog.Build()
@@ -178,6 +169,34 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 		return false
 	})
 	regs = append(regs, paired...)
+	// A handler literal a helper made, registered for the function that
+	// returns it: its effects are that function's too.
+	extra := map[*types.Func][]effects.Effect{}
+	for _, reg := range regs {
+		if reg.literal == nil {
+			continue
+		}
+		for _, f := range reg.handlers {
+			if top := topDeclared(reg.literal); top != nil && top != f {
+				if effs, ok := b.results[top.Pkg()].EffectsAt(reg.literal.Pos()); ok {
+					extra[f] = append(extra[f], effs...)
+				} else {
+					extra[f] = append(extra[f], effects.Effect{Kind: effects.Unprovable, Reason: "the tool's handler is a literal the analysis did not summarise", Pos: effects.PositionOf(b.fset, reg.literal.Pos())})
+				}
+			}
+		}
+	}
+	for _, fn := range order {
+		h := handlers[fn]
+		if more := extra[fn]; len(more) > 0 {
+			h.Effects = append(slices.Clone(h.Effects), more...)
+		}
+		a := b.action(h)
+		if h.Grant != nil {
+			usedGrants[grantKey(h.Grant)] = true
+		}
+		actions[fn] = a
+	}
 	for _, reg := range regs {
 		var ops, others []*types.Func
 		for _, f := range reg.handlers {
@@ -216,6 +235,7 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 				u.Caveat = "the tool's name is not a constant"
 			}
 			effs, ok := b.results[f.Pkg()].EffectsOf(f)
+			effs = append(effs, extra[f]...)
 			if !ok && b.results[f.Pkg()] == nil {
 				u.Mutating, u.Caveat = true, joinCaveat(u.Caveat, "the handler's package was not analysed")
 			}
@@ -289,6 +309,14 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	})
 	m.Excluded = excluded()
 	return m
+}
+
+// topDeclared is the declared function a literal is defined in.
+func topDeclared(fn *ssa.Function) *types.Func {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return declared(fn)
 }
 
 func (b *builder) addUngoverned(m *Manifest, u Ungoverned, seen map[string]bool) {

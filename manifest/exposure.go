@@ -21,14 +21,16 @@ type registration struct {
 	// carriers: for a tool registration whose handler is not resolved
 	// here, the module's types its tool and handler are read from.
 	carriers map[types.Type]bool
-	carrier  types.Type // a pair: the type that carries it to AddTool
+	carrier  types.Type    // a pair: the type that carries it to AddTool
+	literal  *ssa.Function // a pair: the handler literal, when it is one
 }
 
 // toolDecl is an MCP tool as its literal declares it.
 type toolDecl struct {
-	name     string
-	resolved bool // the name is a constant
-	ann      *Annotations
+	name      string
+	resolved  bool // the name is a constant
+	ann       *Annotations
+	nameParam *ssa.Parameter // the name is this parameter of the function that builds the literal
 }
 
 // Registration tables: library knowledge as data. A key is
@@ -423,6 +425,7 @@ func sdkTool(v ssa.Value) *toolDecl {
 		switch st.field {
 		case "Name":
 			t.name, t.resolved = constString(st.val)
+			t.nameParam, _ = st.val.(*ssa.Parameter)
 		case "Annotations":
 			if a := allocOf(st.val, 0); a != nil {
 				t.ann = sdkAnnotations(a)
@@ -478,6 +481,12 @@ func ptrBool(v ssa.Value) (bool, bool) {
 		if fn == nil {
 			return false, false
 		}
+		if len(fn.Blocks) == 0 && len(v.Call.Args) == 1 && ptrToParam(fn) {
+			// A dependency's func Ptr[T any](v T) *T, whose body is not
+			// built here: its signature says it returns the address of
+			// its argument.
+			return constBool(v.Call.Args[0])
+		}
 		for _, b := range fn.Blocks {
 			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 			if !ok || len(ret.Results) != 1 {
@@ -502,6 +511,21 @@ func ptrBool(v ssa.Value) (bool, bool) {
 		}
 	}
 	return false, false
+}
+
+// ptrToParam reports whether fn's generic origin is func[T any](v T) *T.
+func ptrToParam(fn *ssa.Function) bool {
+	obj, _ := fn.Object().(*types.Func)
+	if obj == nil {
+		return false
+	}
+	sig := obj.Origin().Signature()
+	if sig.TypeParams().Len() != 1 || sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return false
+	}
+	tp, ok := sig.Params().At(0).Type().(*types.TypeParam)
+	ptr, isPtr := sig.Results().At(0).Type().(*types.Pointer)
+	return ok && isPtr && types.Identical(ptr.Elem(), tp)
 }
 
 // allocOf follows a pointer to the allocation of its struct literal.

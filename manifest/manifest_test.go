@@ -109,10 +109,23 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("GetNote: %q %+v", get.Exposure, get.Tool)
 	}
 
-	// Ungoverned: delete_notes (from the registry) and purge mutate, ping
-	// does not; the registry's AddTool is not an unresolved tool.
-	if len(m.UngovernedTools) != 3 {
+	// A helper handed the tool's name: one tool per caller, each with the
+	// helper's literal's effects; and a handler factory.
+	if pin := action(t, m, pkg+"PinNote"); pin.Tool == nil || pin.Tool.Name != "pin_note" || len(pin.Effects) != 1 || pin.Effects[0].Subject != "notes" {
+		t.Errorf("PinNote: %+v %+v", pin.Tool, pin.Effects)
+	}
+	if count := action(t, m, pkg+"CountNotes"); count.Tool == nil || count.Tool.Name != "count_notes" || !count.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("CountNotes: %+v", count.Tool)
+	}
+
+	// Ungoverned: delete_notes (from the registry), star_note (through
+	// the helper) and purge mutate, ping does not; the registry's
+	// AddTool is not an unresolved tool.
+	if len(m.UngovernedTools) != 4 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
+	}
+	if star := m.UngovernedTools[3]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	del, ping, purge := m.UngovernedTools[0], m.UngovernedTools[1], m.UngovernedTools[2]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -95,6 +96,13 @@ func isToolHandler(t types.Type) bool {
 	return false
 }
 
+// isHandlerFactory reports whether t is a function that returns a tool
+// handler (func(deps) mcp.ToolHandlerFor[In, Out]).
+func isHandlerFactory(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	return ok && sig.Results().Len() == 1 && isToolHandler(sig.Results().At(0).Type())
+}
+
 // pairs finds the calls that are handed a tool literal and its handler
 // together, whose result is of a type in carriers.
 func pairs(fns []*ssa.Function, isHandler func(*types.Func) bool, carriers map[types.Type]bool) []registration {
@@ -115,18 +123,37 @@ func pairs(fns []*ssa.Function, isHandler func(*types.Func) bool, carriers map[t
 					switch {
 					case isToolType(a.Type()):
 						tool = a
-					case isToolHandler(a.Type()):
+					case isToolHandler(a.Type()) || isHandlerFactory(a.Type()):
 						handler = a
 					}
 				}
 				if tool == nil || handler == nil || allocOf(tool, 0) == nil {
 					continue // not where a literal and its handler meet
 				}
+				lit := literalOf(handler)
 				td := sdkTool(tool)
 				if typeKey(tool.Type()) == mcpGo+"/mcp.Tool" {
 					td = mcpGoTool(tool)
 				}
-				regs = append(regs, registration{pos: call.Pos(), tool: td, handlers: pairedHandler(handler, fn, isHandler), carrier: n.Origin()})
+				if !td.resolved && td.nameParam != nil {
+					// A helper handed the tool's name: one tool per caller
+					// that passes a constant.
+					if sites := nameSites(fns, fn, td.nameParam); len(sites) > 0 {
+						for _, site := range sites {
+							t2 := *td
+							t2.name, t2.resolved = site.name, true
+							hs := []*types.Func{site.caller}
+							if !isHandler(site.caller) {
+								if ops := pairedHandler(handler, fn, isHandler); len(ops) > 0 && isHandler(ops[0]) {
+									hs = ops
+								}
+							}
+							regs = append(regs, registration{pos: site.pos, tool: &t2, handlers: hs, carrier: n.Origin(), literal: lit})
+						}
+						continue
+					}
+				}
+				regs = append(regs, registration{pos: call.Pos(), tool: td, handlers: pairedHandler(handler, fn, isHandler), carrier: n.Origin(), literal: lit})
 			}
 		}
 	}
@@ -158,6 +185,67 @@ func pairedHandler(v ssa.Value, in *ssa.Function, isHandler func(*types.Func) bo
 	}
 	if obj := declared(in); obj != nil {
 		return []*types.Func{obj}
+	}
+	return nil
+}
+
+// nameSite is a call of a tool helper with a constant name.
+type nameSite struct {
+	caller *types.Func
+	name   string
+	pos    token.Pos
+}
+
+// nameSites lists the calls of helper, among fns, that pass a constant
+// for its parameter p, with the declared function each is in.
+func nameSites(fns []*ssa.Function, helper *ssa.Function, p *ssa.Parameter) []nameSite {
+	idx := -1
+	for i, fp := range helper.Params {
+		if fp == p {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return nil
+	}
+	var out []nameSite
+	for _, fn := range fns {
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
+		}
+		caller := declared(top)
+		if caller == nil {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Call.StaticCallee() != helper || idx >= len(call.Call.Args) {
+					continue
+				}
+				if name, ok := constString(call.Call.Args[idx]); ok {
+					out = append(out, nameSite{caller: caller, name: name, pos: call.Pos()})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// literalOf returns the function literal v is, if it is one.
+func literalOf(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok && fn.Parent() != nil {
+			return fn
+		}
+	case *ssa.Function:
+		if v.Parent() != nil {
+			return v
+		}
+	case *ssa.ChangeType:
+		return literalOf(v.X)
 	}
 	return nil
 }

@@ -57,8 +57,51 @@ func DeleteNotes() ServerTool {
 		})
 }
 
+// noteTool is a helper handed the tool's name: one handler literal,
+// one tool per caller.
+func noteTool(name string) ServerTool {
+	return NewTool(mcp.Tool{Name: name},
+		func(ctx context.Context, deps *Deps, req *mcp.CallToolRequest, args NoteArgs) (*mcp.CallToolResult, any, error) {
+			_, err := deps.DB.ExecContext(ctx, "UPDATE notes SET pinned = true WHERE tenant_id = $1", 1)
+			return nil, nil, err
+		})
+}
+
+// PinNote pins notes.
+//
+//agent:operable grant=NoteWriter
+func PinNote() ServerTool { return noteTool("pin_note") }
+
+// StarNote has no directive.
+func StarNote() ServerTool { return noteTool("star_note") }
+
+// NewDynamic pairs a tool with a factory of its handler.
+func NewDynamic(tool mcp.Tool, factory func(deps *Deps) mcp.ToolHandlerFor[NoteArgs, any]) ServerTool {
+	return ServerTool{Tool: tool, HandlerFunc: func(deps *Deps) mcp.ToolHandler {
+		h := factory(deps)
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			r, _, err := h(ctx, req, NoteArgs{})
+			return r, err
+		}
+	}}
+}
+
+// CountNotes is made by a handler factory.
+//
+//agent:operable grant=Reader
+func CountNotes() ServerTool {
+	return NewDynamic(mcp.Tool{Name: "count_notes", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(deps *Deps) mcp.ToolHandlerFor[NoteArgs, any] {
+			return func(ctx context.Context, req *mcp.CallToolRequest, args NoteArgs) (*mcp.CallToolResult, any, error) {
+				return nil, nil, nil
+			}
+		})
+}
+
 // AllTools lists the registry's tools.
-func AllTools() []ServerTool { return []ServerTool{GetNote(), DeleteNotes()} }
+func AllTools() []ServerTool {
+	return []ServerTool{GetNote(), DeleteNotes(), PinNote(), StarNote(), CountNotes()}
+}
 
 // RegisterAll registers every tool of the registry, filtered.
 func RegisterAll(s *mcp.Server, deps *Deps, readOnly bool) {
