@@ -186,11 +186,14 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			}
 		}
 	}
+	res := newResolver(b, prog, fns)
 	for _, fn := range order {
 		h := handlers[fn]
 		if more := extra[fn]; len(more) > 0 {
 			h.Effects = append(slices.Clone(h.Effects), more...)
 		}
+		h.Effects = res.resolve(h.Effects, 0)
+		sortEffectList(h.Effects)
 		a := b.action(h)
 		if h.Grant != nil {
 			usedGrants[grantKey(h.Grant)] = true
@@ -235,7 +238,8 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 				u.Caveat = "the tool's name is not a constant"
 			}
 			effs, ok := b.results[f.Pkg()].EffectsOf(f)
-			effs = append(effs, extra[f]...)
+			effs = res.resolve(append(effs, extra[f]...), 0)
+			sortEffectList(effs)
 			if !ok && b.results[f.Pkg()] == nil {
 				u.Mutating, u.Caveat = true, joinCaveat(u.Caveat, "the handler's package was not analysed")
 			}

@@ -135,11 +135,23 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("ungoverned: %+v / %+v", ping, purge)
 	}
 
-	// Two lies: add_note claims read-only and writes; page_oncall claims
-	// read-only and posts through a client it was handed.
-	if len(m.AnnotationConflicts) != 2 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// A store injected where the server is wired: unprovable in vet mode,
+	// resolved by the call graph here (provenance type_resolved).
+	if count := action(t, m, pkg+"(*App).CountAll"); len(count.Effects) != 0 || !count.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("CountAll through the injected store: %+v %+v", count.Effects, count.Tool)
+	}
+	if f := action(t, m, pkg+"(*App).ForgetOne"); len(f.Effects) != 1 || f.Effects[0].Subject != "notes" || f.Effects[0].Provenance != "type_resolved" ||
+		f.Effects[0].Location != "tools/injected.go:26" || strings.Join(f.Effects[0].Via, ",") != "tools/injected.go:45" {
+		t.Errorf("ForgetOne through the injected store: %+v", f.Effects)
+	}
+
+	// Three lies: add_note claims read-only and writes; forget_one writes
+	// through its injected store; page_oncall posts through a client it
+	// was handed.
+	if len(m.AnnotationConflicts) != 3 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
-		m.AnnotationConflicts[1].Tool != "page_oncall" || m.AnnotationConflicts[1].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[1].Tool != "forget_one" || m.AnnotationConflicts[1].ContradictedBy.Provenance != "type_resolved" ||
+		m.AnnotationConflicts[2].Tool != "page_oncall" || m.AnnotationConflicts[2].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
