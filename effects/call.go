@@ -578,6 +578,12 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		arg := binding{sym: &p.Args[p.ShapeArg-1], ctx: ctx}
 		e.emit(Pending{Op: OpSQL, Text: e.traceB(arg, handleString), Pos: p.Pos, Via: p.Via, Module: p.Module}, sub)
 	case p.Reason != "":
+		if m, isReq := p.requestMethod(func(i int) Str { return e.traceB(binding{sym: &p.Args[i], ctx: ctx}, handleReqMethod) }); isReq {
+			// A request through a client or transport out of sight: its
+			// method may still be known, here or in our callers.
+			e.emit(Pending{Op: OpEgress, Method: m, Reason: p.Reason, Fix: p.fix(), Pkg: p.Pkg, Pos: p.Pos, Via: p.Via, Module: p.Module, Discharged: p.Discharged}, sub)
+			break
+		}
 		eff := e.unprovable(pos, p.Reason, p.fix())
 		eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
 		eff.Egress, eff.Pkg = p.Pkg != "", p.Pkg
@@ -591,6 +597,30 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: p.Pos, Via: p.Via, Module: p.Module})
 	}
 	e.mergeResolved(p, sub, pos, out)
+}
+
+// requestMethod is the HTTP method of a pending call that sends a
+// request (Pkg set: a client's or transport's method): the one its name
+// says, or the request argument's, read by method(i) for argument i.
+func (p Pending) requestMethod(method func(i int) Str) (Str, bool) {
+	if p.Pkg == "" || p.Op != OpCallMethod {
+		return Str{}, false
+	}
+	switch p.Name {
+	case "Get":
+		return litStr("GET"), true
+	case "Head":
+		return litStr("HEAD"), true
+	case "Post", "PostForm":
+		return litStr("POST"), true
+	case "Do", "RoundTrip":
+		for i, a := range p.Args {
+			if a.Handle == handleReqURL {
+				return method(i), true
+			}
+		}
+	}
+	return Str{}, false
 }
 
 // relocate places what a pending method call resolved to at the call's
@@ -716,7 +746,11 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 					continue
 				}
 				if !p.Discharged && p.Reason != "" {
-					out.add(Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module, Egress: p.Pkg != "", Pkg: p.Pkg})
+					eff := Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module, Egress: p.Pkg != "", Pkg: p.Pkg}
+					if m, isReq := p.requestMethod(func(i int) Str { return p.Args[i].Method.subst(unknown) }); isReq {
+						eff.Method = constantMethod(m)
+					}
+					out.add(eff)
 				}
 			case OpCallParam:
 				if !p.Discharged {

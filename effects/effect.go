@@ -153,6 +153,7 @@ const (
 	OpCallMethod               // method Name is called on the interface-typed parameter Param
 	OpTxEnqueue                // a non-transactional enqueue: unprovable where the call is inside a transaction
 	OpDetachIf                 // work was stored into parameter Param's structure: detached if that outlives the request
+	OpEgress                   // a request whose destination is out of sight (Reason, Fix); Method is its HTTP method
 )
 
 // Pending is a site whose subject is a function of the holder's parameters.

@@ -324,7 +324,7 @@ func (c *callSite) value(i int) (ssa.Value, *frame, bool) {
 // emit adds a site of this call.
 func (c *callSite) emit(p Pending) {
 	p.Pos, p.Module = c.e.pos(c.pos), c.e.Module
-	if p.Op == OpURL {
+	if p.Op == OpURL || p.Op == OpEgress {
 		p.Pkg = c.pkgPath()
 	}
 	c.e.emit(p, c.out)
@@ -341,9 +341,37 @@ func (c *callSite) pkgPath() string {
 // egress adds an unprovable request at this call: where it goes is not
 // known, unless a configured client declares it for this package.
 func (c *callSite) egress(reason, fix string) {
+	if m, ok := c.requestMethod(); ok {
+		// The destination is out of sight, the method may not be: a
+		// safe method keeps a tool read-only (SPEC §9).
+		c.emit(Pending{Op: OpEgress, Method: m, Reason: reason, Fix: fix, Pkg: c.pkgPath()})
+		return
+	}
 	eff := c.e.unprovable(c.pos, reason, fix)
 	eff.Egress, eff.Pkg = true, c.pkgPath()
 	c.out.add(eff)
+}
+
+// requestMethod is the HTTP method of the request this call sends: the
+// one its name says (Get, Head, Post, PostForm), or the request
+// argument's (Do, RoundTrip).
+func (c *callSite) requestMethod() (Str, bool) {
+	if c.fn == nil {
+		return Str{}, false
+	}
+	switch c.fn.Name() {
+	case "Get":
+		return litStr("GET"), true
+	case "Head":
+		return litStr("HEAD"), true
+	case "Post", "PostForm":
+		return litStr("POST"), true
+	case "Do", "RoundTrip":
+		if len(c.args) > 1 {
+			return c.str(1, handleReqMethod), true
+		}
+	}
+	return Str{}, false
 }
 
 // add adds an effect at this call.

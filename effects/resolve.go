@@ -39,6 +39,10 @@ func (e *Engine) resolve(p Pending) []Effect {
 			out[i].Egress, out[i].Pkg, out[i].Method = true, p.Pkg, constantMethod(p.Method)
 		}
 	}
+	if p.Op == OpEgress {
+		egress(p.Reason, p.Fix)
+		return out
+	}
 	for _, t := range p.Text.texts() {
 		switch p.Op {
 		case OpSQL:

@@ -150,11 +150,19 @@ func (e *Engine) traceReturned(v ssa.Value, fr *frame, h uint8) (Str, bool) {
 	e.returns++
 	defer func() { e.returns-- }()
 	var s Str
+	found := false
 	for _, ret := range rets {
 		if idx >= len(ret.Results) {
 			return Str{}, false
 		}
+		if c, ok := ret.Results[idx].(*ssa.Const); ok && c.IsNil() && h != handleString {
+			continue // return nil, err: no request, statement or task to use
+		}
 		s = unionStr(s, e.trace(ret.Results[idx], cf, h))
+		found = true
+	}
+	if !found {
+		return unknownStr(), true
 	}
 	return s, true
 }

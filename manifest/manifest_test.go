@@ -145,13 +145,24 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("ForgetOne through the injected store: %+v", f.Effects)
 	}
 
-	// Three lies: add_note claims read-only and writes; forget_one writes
-	// through its injected store; page_oncall posts through a client it
-	// was handed.
-	if len(m.AnnotationConflicts) != 3 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// A REST SDK in go-github's shape: the URL is configuration, the
+	// method is proved through NewRequest, Do and a withContext copy. A
+	// GET is read-only with its URL unproved; a DELETE is not.
+	if g := action(t, m, pkg+"(*REST).GetUser"); len(g.Effects) != 1 || g.Effects[0].Kind != "unprovable" || g.Effects[0].Method != "GET" || !g.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("GetUser: %+v %+v", g.Effects, g.Tool)
+	}
+	if d := action(t, m, pkg+"(*REST).DeleteUser"); len(d.Effects) != 1 || d.Effects[0].Method != "DELETE" || d.Tool.DerivedAnnotations.ReadOnlyHint {
+		t.Errorf("DeleteUser: %+v %+v", d.Effects, d.Tool)
+	}
+
+	// Four lies: add_note claims read-only and writes; delete_user sends
+	// a DELETE; forget_one writes through its injected store; page_oncall
+	// posts through a client it was handed.
+	if len(m.AnnotationConflicts) != 4 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
-		m.AnnotationConflicts[1].Tool != "forget_one" || m.AnnotationConflicts[1].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[2].Tool != "page_oncall" || m.AnnotationConflicts[2].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[1].Tool != "delete_user" || m.AnnotationConflicts[1].ContradictedBy.Method != "DELETE" ||
+		m.AnnotationConflicts[2].Tool != "forget_one" || m.AnnotationConflicts[2].ContradictedBy.Provenance != "type_resolved" ||
+		m.AnnotationConflicts[3].Tool != "page_oncall" || m.AnnotationConflicts[3].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 

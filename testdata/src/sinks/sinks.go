@@ -125,7 +125,7 @@ func (c *Clients) Refund(ctx context.Context) error {
 
 //agent:operable grant=GitHub
 func (c *Clients) RefundUngranted(ctx context.Context) error {
-	return c.refund.Get(ctx, "re_1") // want `RefundUngranted calls out to "https://api.stripe.com/", which grant GitHub does not allow`
+	return c.refund.Get(ctx, "re_1") // want `RefundUngranted calls out to "https://api.stripe.com/" \(GET\), which grant GitHub does not allow`
 }
 
 // A constant URL inside the client's packages stays as proved: the
