@@ -910,6 +910,9 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	var bs []binding
 	v := b.v
 	if path[0] == elemStep {
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			return nil, nil, true // a variadic call with no arguments: no elements
+		}
 		// The elements of a slice literal or a variadic array built here.
 		els := sliceElems(v)
 		if len(els) == 0 {
