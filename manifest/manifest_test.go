@@ -166,6 +166,14 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
+	// suggest: what no grant allows is named, not granted.
+	var sb bytes.Buffer
+	Suggest(&sb, m)
+	if out := sb.String(); !strings.Contains(out, "// newPageTool (tools/ctors.go:20, MCP tool \"page_oncall\")\n// no grant allows: unprovable at tools/ctors.go:24: sends a request through an *http.Client whose Transport") ||
+		!strings.Contains(out, "var DeleteNotesGrant = grant.Grant{\n\tWrites:        []string{\"notes\"},") {
+		t.Errorf("suggest:\n%s", out)
+	}
+
 	// --check fails on the conflict and on the mutating ungoverned tool,
 	// with nothing else to report.
 	o := Check(m, m, false)
@@ -240,5 +248,29 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want prefix %q", tc.in, err, tc.want)
 		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	m, err := Build(Options{Dir: "../example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	Suggest(&buf, m)
+	out := buf.String()
+	// DraftPayout writes payouts and refunds: exactly those, no outbound;
+	// DraftRefund's outbound is the proved URL, not a broader prefix.
+	for _, want := range []string{
+		"// (*Server).DraftPayout (billing/payouts.go:13, HTTP POST /api/payouts)\nvar ServerDraftPayoutGrant = grant.Grant{\n\tWrites:        []string{\"payouts\", \"refunds\"},\n\tReversibility: grant.Reversible,\n}\n",
+		"var ServerDraftRefundGrant = grant.Grant{\n\tWrites:        []string{\"refunds\"},\n\tOutbound:      []string{\"https://api.stripe.com/v1/refunds\"},\n\tReversibility: grant.Compensable,",
+		"var ServerListRefundsGrant = grant.Grant{\n\tReversibility: grant.Reversible,\n}\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("suggest output lacks\n%s\n---- got:\n%s", want, out)
+		}
+	}
+	if got := grantVarName("delete_notes"); got != "DeleteNotesGrant" {
+		t.Errorf("grantVarName = %q", got)
 	}
 }

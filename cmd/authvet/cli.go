@@ -25,7 +25,7 @@ import (
 const usage = `usage:
   authvet [-C dir] [-json] [-format text|json|sarif] [-config file] [packages]
   authvet manifest [-C dir] [-o FILE] [--check FILE] [--allow-ungoverned] [-tags list] [-config file] [packages]
-  authvet suggest [-C dir] [packages]
+  authvet suggest [-C dir] [-tags list] [-config file] [packages]
   authvet version
   go vet -vettool=$(which authvet) [packages]
 
@@ -40,8 +40,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		case "manifest":
 			return manifestCmd(args[1:], stdout, stderr)
 		case "suggest":
-			fmt.Fprintf(stderr, "authvet %s: not implemented in this version of authvet\n", args[0])
-			return 2
+			return suggestCmd(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			fmt.Fprint(stdout, usage)
 			return 0

@@ -286,3 +286,12 @@ func TestManifestCommand(t *testing.T) {
 		t.Errorf("--check on a malformed file: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestSuggestCommand prints the narrowest grants for the example.
+func TestSuggestCommand(t *testing.T) {
+	bin := buildTool(t)
+	out, errOut, code := run(t, exampleDir(t), bin, "suggest")
+	if code != 0 || !strings.Contains(out, "var ServerDraftRefundGrant = grant.Grant{") {
+		t.Errorf("suggest: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -52,21 +52,9 @@ func manifestCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	opts := manifest.Options{Dir: root, Patterns: fs.Args()}
-	if *tags != "" {
-		opts.Tags = strings.Split(*tags, ",")
-	}
-	m, err := manifest.Build(opts)
-	if err != nil {
-		var le *manifest.LoadError
-		if errors.As(err, &le) {
-			for _, msg := range le.Msgs {
-				fmt.Fprintf(stderr, "authvet: %s\n", msg)
-			}
-			return 2
-		}
-		fmt.Fprintf(stderr, "authvet: %v\n", err)
-		return 2
+	m, code := build(root, fs.Args(), *tags, stderr)
+	if m == nil {
+		return code
 	}
 	if committed != nil {
 		o := manifest.Check(committed, m, *allow)
@@ -90,4 +78,52 @@ func manifestCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	stdout.Write(data)
 	return 0
+}
+
+// suggestCmd is `authvet suggest`: the narrowest grant each handler and
+// each ungoverned MCP tool needs, as Go source.
+func suggestCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("authvet suggest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	dir := fs.String("C", "", "run as if in `dir`")
+	tags := fs.String("tags", "", "comma-separated build `tags`")
+	configFile := fs.String("config", "", "authvet.yaml to use (default: the one at the module root)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	root, ok := setup(*dir, *configFile, stderr)
+	if !ok {
+		return 2
+	}
+	m, code := build(root, fs.Args(), *tags, stderr)
+	if m == nil {
+		return code
+	}
+	manifest.Suggest(stdout, m)
+	return 0
+}
+
+// build builds the manifest, printing load errors one per line.
+func build(root string, patterns []string, tags string, stderr io.Writer) (*manifest.Manifest, int) {
+	opts := manifest.Options{Dir: root, Patterns: patterns}
+	if tags != "" {
+		opts.Tags = strings.Split(tags, ",")
+	}
+	m, err := manifest.Build(opts)
+	if err != nil {
+		var le *manifest.LoadError
+		if errors.As(err, &le) {
+			for _, msg := range le.Msgs {
+				fmt.Fprintf(stderr, "authvet: %s\n", msg)
+			}
+			return nil, 2
+		}
+		fmt.Fprintf(stderr, "authvet: %v\n", err)
+		return nil, 2
+	}
+	return m, 0
 }
