@@ -98,6 +98,7 @@ func Build(opts Options) (*Manifest, error) {
 
 type builder struct {
 	root, module string
+	modulePkgs   map[*types.Package]bool
 	results      map[*types.Package]*analyzer.Result
 	fset         *token.FileSet
 }
@@ -130,6 +131,7 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	for _, p := range pkgs {
 		inModule[p.Types] = true
 	}
+	b.modulePkgs = inModule
 	var fns []*ssa.Function
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg != nil && inModule[fn.Pkg.Pkg] && len(fn.Blocks) > 0 {
@@ -219,7 +221,11 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			}
 			if reg.tool != nil {
 				a.Exposure = "mcp-tool"
-				a.Tool = b.tool(reg.tool, a, handlers[f])
+				sig := f.Signature()
+				if reg.literal != nil {
+					sig = reg.literal.Signature
+				}
+				a.Tool = b.tool(reg.tool, a, handlers[f], sig)
 			}
 		}
 		if reg.tool == nil {
@@ -322,6 +328,8 @@ func topDeclared(fn *ssa.Function) *types.Func {
 	}
 	return declared(fn)
 }
+
+func (b *builder) inModule(p *types.Package) bool { return b.modulePkgs[p] }
 
 func (b *builder) addUngoverned(m *Manifest, u Ungoverned, seen map[string]bool) {
 	k := u.Tool + "\x00" + u.Handler + "\x00" + u.Location

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"go/types"
+
 	"github.com/authvet/authvet/analyzer"
 	"github.com/authvet/authvet/effects"
 	"github.com/authvet/authvet/grant"
@@ -30,7 +32,7 @@ func mutates(e effects.Effect) bool {
 
 // tool makes the tool row of an action: its declared hints, and the
 // hints the proof supports.
-func (b *builder) tool(t *toolDecl, a *Action, h *analyzer.Handler) *Tool {
+func (b *builder) tool(t *toolDecl, a *Action, h *analyzer.Handler, sig *types.Signature) *Tool {
 	out := &Tool{Name: t.name, DeclaredAnnotations: t.ann}
 	if !t.resolved {
 		out.Caveat = "the tool's name is not a constant"
@@ -69,6 +71,9 @@ func (b *builder) tool(t *toolDecl, a *Action, h *analyzer.Handler) *Tool {
 	if h.Grant != nil && h.Grant.Grant.Reversibility == grant.Irreversible {
 		f := false
 		d.ReversibleHint = &f
+	}
+	if sig != nil {
+		d.SensitiveHint = sensitivity(sig, b.inModule)
 	}
 	out.DerivedAnnotations = d
 	return out

@@ -166,6 +166,17 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
+	// Sensitivity by the last noun of the tool's own field names.
+	if r := action(t, m, pkg+"RotateToken"); r.Tool == nil || r.Tool.DerivedAnnotations.SensitiveHint != "secret" {
+		t.Errorf("RotateToken (accessToken out): %+v", r.Tool)
+	}
+	if tc := action(t, m, pkg+"TitleCase"); tc.Tool == nil || tc.Tool.DerivedAnnotations.SensitiveHint != "" {
+		t.Errorf("TitleCase (…TokenResult out): %+v", tc.Tool)
+	}
+	if a := action(t, m, pkg+"(*Server).AddNote"); a.Tool.DerivedAnnotations.SensitiveHint != "" {
+		t.Errorf("AddNote (body): %+v", a.Tool.DerivedAnnotations)
+	}
+
 	// suggest: what no grant allows is named, not granted.
 	var sb bytes.Buffer
 	Suggest(&sb, m)
@@ -272,5 +283,30 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := grantVarName("delete_notes"); got != "DeleteNotesGrant" {
 		t.Errorf("grantVarName = %q", got)
+	}
+}
+
+func TestLastNoun(t *testing.T) {
+	for name, want := range map[string]string{
+		"accessToken":                   "secret",
+		"TitleCaseWordsWithTokenResult": "",
+		"APIKey":                        "secret",
+		"api_key":                       "secret",
+		"idempotencyKey":                "",
+		"password":                      "secret",
+		"passwordHint":                  "",
+		"email":                         "pii",
+		"emailVerified":                 "",
+		"cardNumber":                    "pii",
+		"pageNumber":                    "",
+		"body":                          "",
+	} {
+		got := ""
+		if c := classOf(name); c < len(sensitiveNouns) {
+			got = sensitiveNouns[c].class
+		}
+		if got != want {
+			t.Errorf("classOf(%q) = %q, want %q (words %q)", name, got, want, splitWords(name))
+		}
 	}
 }

@@ -57,10 +57,11 @@ type Annotations struct {
 
 // Derived are the hints the proof supports.
 type Derived struct {
-	ReadOnlyHint    bool  `json:"readOnlyHint"`
-	DestructiveHint bool  `json:"destructiveHint"`
-	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
-	ReversibleHint  *bool `json:"x-authvet/reversibleHint,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	ReversibleHint  *bool  `json:"x-authvet/reversibleHint,omitempty"`
+	SensitiveHint   string `json:"x-authvet/sensitiveHint,omitempty"`
 }
 
 // ActionGrant is the grant an action names.
