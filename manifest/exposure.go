@@ -193,6 +193,7 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 							if els := sliceElems(sl); len(els) > 0 {
 								r := registration{pos: call.Pos(), handlers: handlerFuncs(els[len(els)-1], isHandler, 0)}
 								r.route = route(as[p], rr.method)
+								r.route.Path = joinPath(prefixOf(as[0], 0), r.route.Path)
 								regs = append(regs, r)
 							}
 							continue
@@ -202,6 +203,9 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 						continue
 					}
 					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[h], isHandler, 0), route: route(as[p], rr.method)}
+					if p > 0 { // a router's method: its groups' prefixes
+						r.route.Path = joinPath(prefixOf(as[0], 0), r.route.Path)
+					}
 					regs = append(regs, r)
 				}
 			}

@@ -118,6 +118,17 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("CountNotes: %+v", count.Tool)
 	}
 
+	// Routes under group prefixes: chi Route (nested), gin and echo Group.
+	for fn, want := range map[string]Route{
+		"example.com/mcpmod/web.Health":  {"GET", "/api/v1/health"},
+		"example.com/mcpmod/web.Ping":    {"GET", "/api/ping"},
+		"example.com/mcpmod/web.Version": {"GET", "/admin/meta/version"},
+	} {
+		if a := action(t, m, fn); a.Exposure != "http-route" || len(a.Routes) != 1 || a.Routes[0] != want {
+			t.Errorf("%s: %q %+v, want %+v", fn, a.Exposure, a.Routes, want)
+		}
+	}
+
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
 	// AddTool is not an unresolved tool.
