@@ -59,7 +59,25 @@ func main() {
 	module := flag.String("module", "github.com/cloudflare/cfssl@v1.6.5", "pinned module@version to analyse")
 	rounds := flag.Int("rounds", 3, "measured rounds (each runs both tools once)")
 	sweep := flag.Bool("sweep", false, "run every module of the pinned sweep list (1 round each unless -rounds is set) and print a table")
+	manifestMode := flag.Bool("manifest", false, "run authvet manifest ./... and the floor (load, whole-program SSA, VTA) on -module (default "+manifestModule+") and print both times and peak RSS")
 	flag.Parse()
+	if *manifestMode {
+		m := manifestModule
+		r := 1
+		flag.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "module":
+				m = *module
+			case "rounds":
+				r = *rounds
+			}
+		})
+		if err := runManifest(m, r); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if *sweep {
 		r := 1
 		flag.Visit(func(f *flag.Flag) {
