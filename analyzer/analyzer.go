@@ -255,7 +255,7 @@ func (a *run) analyse() {
 		}
 		a.checkHandler(h, eng, eng.HandlerSummary(fn))
 	}
-	if KeepResults {
+	if KeepResults && (KeepModule == "" || a.module == KeepModule) {
 		a.result.effectsOf = func(obj *types.Func) ([]effects.Effect, bool) {
 			if obj.Pkg() != a.pass.Pkg {
 				return nil, false

@@ -15,6 +15,13 @@ import (
 // outlive the pass.
 var KeepResults bool
 
+// KeepModule, when set with KeepResults, limits EffectsOf and EffectsAt
+// to the packages of that module: answering them keeps each package's
+// engine and SSA alive, which for every dependency of a large module
+// costs more memory than the rest of the run. A dependency's function
+// asked about is then unanswered (the caller keeps its site unprovable).
+var KeepModule string
+
 // Result is what one package's pass proved, for the manifest.
 type Result struct {
 	// Handlers are the package's //agent:operable functions, in source

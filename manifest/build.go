@@ -67,9 +67,9 @@ func Build(opts Options) (*Manifest, error) {
 		slices.Sort(loadErrs)
 		return nil, &LoadError{Msgs: slices.Compact(loadErrs)}
 	}
-	prev := analyzer.KeepResults
-	analyzer.KeepResults = true
-	defer func() { analyzer.KeepResults = prev }()
+	prevKeep, prevModule := analyzer.KeepResults, analyzer.KeepModule
+	analyzer.KeepResults, analyzer.KeepModule = true, module
+	defer func() { analyzer.KeepResults, analyzer.KeepModule = prevKeep, prevModule }()
 	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
 	if err != nil {
 		return nil, err
