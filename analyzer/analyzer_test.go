@@ -58,6 +58,19 @@ func TestConfiguredSinks(t *testing.T) {
 	defer analyzer.Analyzer.Flags.Set("config", "")
 	run(t, "sinks")
 }
+
+// TestPolicy judges grants against testdata/authvet-policy.yaml: every
+// order case, at the grant's offending element; conforming grants stay
+// silent.
+func TestPolicy(t *testing.T) {
+	cfg := filepath.Join(testdata(t), "authvet-policy.yaml")
+	if err := analyzer.Analyzer.Flags.Set("config", cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer analyzer.Analyzer.Flags.Set("config", "")
+	run(t, "policy/pay", "policy/payments", "policy/batch", "policy/other")
+}
+
 func TestLibraries(t *testing.T)    { run(t, "libs") }
 func TestContracts(t *testing.T)    { run(t, "contracts/impl", "contracts/handlers") }
 func TestRecursion(t *testing.T)    { run(t, "recursion") }

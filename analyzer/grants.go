@@ -147,6 +147,19 @@ func (a *run) readGrant(name *ast.Ident, value ast.Expr) *GrantFact {
 			bad(at, "%s", p.String())
 		}
 	}
+	if fact.Valid && a.cfg != nil && a.cfg.Policy != nil {
+		// The organisation policy, at the grant's offending element.
+		for _, v := range a.cfg.Policy.Judge(a.pass.Pkg.Path(), fact.Grant) {
+			var at ast.Node = name
+			if f, ok := fieldAt[v.Field]; ok {
+				at = f
+				if elems := elemAt[v.Field]; v.Index >= 0 && v.Index < len(elems) {
+					at = elems[v.Index]
+				}
+			}
+			a.reportf(at, "policy", "agent authority: grant %s: %s", name.Name, v.Msg)
+		}
+	}
 	return fact
 }
 

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/authvet/authvet/grant/urlprefix"
+	"github.com/authvet/authvet/policy"
 )
 
 // FileName is the name of the configuration file looked up by Find.
@@ -41,6 +42,7 @@ type Config struct {
 	Sinks            []Sink
 	Clients          []Client
 	BenignInterfaces []string // fully qualified: "example.com/shop/obs.Logger"
+	Policy           *policy.Policy // the organisation policy, nil when absent
 	Hash             string   // hex sha256 of the file's bytes ("" for the default config)
 	Path             string   // file it came from ("" for default)
 }
@@ -327,7 +329,11 @@ func (p *parser) top(cfg *Config, root *yaml.Node) error {
 			}
 			cfg.BenignInterfaces = b
 		case "policy":
-			return p.errorf(k.Line, "policy is not supported by this version of authvet; remove it (see README)")
+			pol, err := p.policy(k.Line, v)
+			if err != nil {
+				return err
+			}
+			cfg.Policy = pol
 		}
 		return nil
 	})
