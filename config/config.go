@@ -41,10 +41,10 @@ type Config struct {
 	TenantColumns    []string // default []string{"tenant_id"} when the key is absent; lower-cased
 	Sinks            []Sink
 	Clients          []Client
-	BenignInterfaces []string // fully qualified: "example.com/shop/obs.Logger"
+	BenignInterfaces []string       // fully qualified: "example.com/shop/obs.Logger"
 	Policy           *policy.Policy // the organisation policy, nil when absent
-	Hash             string   // hex sha256 of the file's bytes ("" for the default config)
-	Path             string   // file it came from ("" for default)
+	Hash             string         // hex sha256 of the file's bytes ("" for the default config)
+	Path             string         // file it came from ("" for default)
 }
 
 // Sink is an in-house effect API.
