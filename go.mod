@@ -3,6 +3,7 @@ module github.com/authvet/authvet
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	golang.org/x/tools v0.52.0
 	gopkg.in/yaml.v3 v3.0.1
 )
