@@ -295,3 +295,108 @@ func TestSuggestCommand(t *testing.T) {
 		t.Errorf("suggest: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// copyDir copies the example module into a temporary directory.
+func copyExample(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "example")
+	src := exampleDir(t)
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The copy is outside the repository: point the replace at it.
+	gomod := filepath.Join(dst, "go.mod")
+	b, _ := os.ReadFile(gomod)
+	root, _ := filepath.Abs("../..")
+	os.WriteFile(gomod, []byte(strings.ReplaceAll(string(b), "=> ../", "=> "+root)), 0o644)
+	return dst
+}
+
+type sarifOut struct {
+	Runs []struct {
+		Results []struct {
+			RuleID              string            `json:"ruleId"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+			Locations           []struct {
+				PhysicalLocation struct {
+					Region struct{ StartLine int } `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// TestSARIF validates the output against the SARIF 2.1.0 schema
+// (testdata/sarif-schema-2.1.0.json, with a JSON-schema validator kept in
+// its own module, testdata/sarifcheck) and checks that fingerprints stay
+// put across runs and an unrelated edit above the finding.
+func TestSARIF(t *testing.T) {
+	bin := buildTool(t)
+	dir := copyExample(t)
+	first, _, code := run(t, dir, bin, "-format", "sarif", "./...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	again, _, _ := run(t, dir, bin, "-format", "sarif", "./...")
+	if first != again {
+		t.Errorf("two runs differ")
+	}
+	// An unrelated edit above the finding, and one in another file.
+	payouts := filepath.Join(dir, "billing", "payouts.go")
+	b, _ := os.ReadFile(payouts)
+	os.WriteFile(payouts, []byte(strings.Replace(string(b), "package billing", "package billing\n\n// Payouts are drafted here.\n// (an unrelated comment)\n", 1)), 0o644)
+	store := filepath.Join(dir, "store", "store.go")
+	b, _ = os.ReadFile(store)
+	os.WriteFile(store, []byte(strings.Replace(string(b), "package store", "package store\n\n// (an unrelated edit)\n", 1)), 0o644)
+	edited, _, _ := run(t, dir, bin, "-format", "sarif", "./...")
+	var a, e sarifOut
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(edited), &e); err != nil {
+		t.Fatal(err)
+	}
+	ra, re := a.Runs[0].Results, e.Runs[0].Results
+	if len(ra) == 0 || len(ra) != len(re) {
+		t.Fatalf("results: %d before, %d after the edit", len(ra), len(re))
+	}
+	for i := range ra {
+		if ra[i].Locations[0].PhysicalLocation.Region.StartLine == re[i].Locations[0].PhysicalLocation.Region.StartLine {
+			t.Errorf("result %d did not move: the edit should have shifted it", i)
+		}
+		fa, fe := ra[i].PartialFingerprints["authvetFingerprint/v1"], re[i].PartialFingerprints["authvetFingerprint/v1"]
+		if fa == "" || fa != fe {
+			t.Errorf("result %d: fingerprint %q became %q after an unrelated edit", i, fa, fe)
+		}
+	}
+
+	// Validate both against the schema.
+	sarifA, sarifE := filepath.Join(t.TempDir(), "a.sarif"), filepath.Join(t.TempDir(), "e.sarif")
+	os.WriteFile(sarifA, []byte(first), 0o644)
+	os.WriteFile(sarifE, []byte(edited), 0o644)
+	check, _ := filepath.Abs("testdata/sarifcheck")
+	dl := exec.Command("go", "mod", "download")
+	dl.Dir = check
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Skipf("the module proxy cannot be reached for the JSON-schema validator: %v: %s", err, out)
+	}
+	schema, _ := filepath.Abs("testdata/sarif-schema-2.1.0.json")
+	out, errOut, code := run(t, check, "go", "run", ".", schema, sarifA, sarifE)
+	if code != 0 {
+		t.Errorf("SARIF does not validate: exit %d\n%s%s", code, out, errOut)
+	}
+}
