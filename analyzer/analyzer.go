@@ -135,8 +135,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 func (a *run) analyse() {
 	prog := ssa.NewProgram(a.pass.Fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
-	var create func(p *types.Package)
-	create = func(p *types.Package) {
+	create := func(p *types.Package) {
 		if created[p] {
 			return
 		}
