@@ -241,7 +241,13 @@ func (a *run) analyse() {
 	}
 	sums := eng.Summaries(fns)
 	for _, fn := range fns {
-		if s := sums[fn]; !s.Empty() {
+		// Only what another package can call needs a fact: an exported
+		// function, or an exported method (of any type: an unexported
+		// type's value reaches other packages through interfaces). An
+		// unexported function or method is called only here, where its
+		// summary is inside its callers'. Facts travel to every importer,
+		// so this is most of a package's facts file.
+		if s := sums[fn]; !s.Empty() && objs[fn].Exported() {
 			a.pass.ExportObjectFact(objs[fn], s.Exported())
 		}
 	}
