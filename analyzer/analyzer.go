@@ -110,6 +110,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 		// the standard library: no SSA, no summaries; what it is handed
 		// counts at the call (relevance.go).
 		exportRetains(pass)
+		res.NoSinks = true
 		return res, nil
 	}
 	pass.ExportPackageFact(&analysedFact{})

@@ -30,6 +30,10 @@ type Result struct {
 	// Grants are the grant variables the package declares, in source
 	// order.
 	Grants []Grant
+	// NoSinks: the package provably reaches no sink by itself (it uses
+	// no sink, no analysed package, no configured sink and makes no
+	// dynamic call), so none of its functions has an effect of its own.
+	NoSinks bool
 
 	effectsOf func(fn *types.Func) ([]effects.Effect, bool)
 	effectsAt func(pos token.Pos) ([]effects.Effect, bool)

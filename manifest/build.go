@@ -246,8 +246,10 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			effs, ok := b.results[f.Pkg()].EffectsOf(f)
 			effs = res.resolve(append(effs, extra[f]...), 0)
 			sortEffectList(effs)
-			if !ok && b.results[f.Pkg()] == nil {
-				u.Mutating, u.Caveat = true, joinCaveat(u.Caveat, "the handler's package was not analysed")
+			if r := b.results[f.Pkg()]; !ok && (r == nil || !r.NoSinks) {
+				// Not computed here (a dependency's handler, or a package
+				// not analysed): nothing proves it does not mutate.
+				u.Mutating, u.Caveat = true, joinCaveat(u.Caveat, "the handler's effects were not computed (its package is not the module's, or was not analysed); it is taken as mutating")
 			}
 			for _, e := range effs {
 				if e.Kind == effects.AssertedEffectFree {

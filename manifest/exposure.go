@@ -378,7 +378,7 @@ func funcOf(fn *ssa.Function, isHandler func(*types.Func) bool, depth int) []*ty
 	if fn.Origin() != nil {
 		fn = fn.Origin()
 	}
-	if obj := declared(fn); obj != nil && fn.Synthetic == "" {
+	if obj := declared(fn); obj != nil && sourceFunc(fn) {
 		return []*types.Func{obj}
 	}
 	var out []*types.Func
@@ -392,12 +392,18 @@ func funcOf(fn *ssa.Function, isHandler func(*types.Func) bool, depth int) []*ty
 			if callee == nil {
 				continue
 			}
-			if obj := declared(callee); obj != nil && (fn.Synthetic != "" || isHandler(obj)) {
+			if obj := declared(callee); obj != nil && (!sourceFunc(fn) || isHandler(obj)) {
 				out = append(out, obj)
 			}
 		}
 	}
 	return out
+}
+
+// sourceFunc reports whether fn is a function as declared (with its body
+// here, or a dependency's known only from its types), not a wrapper.
+func sourceFunc(fn *ssa.Function) bool {
+	return fn.Synthetic == "" || strings.HasPrefix(fn.Synthetic, "from type information")
 }
 
 // declared returns the source function fn is, or nil for closures and

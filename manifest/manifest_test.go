@@ -132,13 +132,20 @@ func TestMCPModule(t *testing.T) {
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
 	// AddTool is not an unresolved tool.
-	if len(m.UngovernedTools) != 4 {
+	if len(m.UngovernedTools) != 6 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
-	if star := m.UngovernedTools[3]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[5]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
-	del, ping, purge := m.UngovernedTools[0], m.UngovernedTools[1], m.UngovernedTools[2]
+	// Handlers in another module: their effects are not computed here,
+	// so they are taken as mutating, with a caveat (fail closed).
+	for _, u := range m.UngovernedTools[1:3] {
+		if !strings.HasPrefix(u.Tool, "dep_") || !u.Mutating || !strings.Contains(u.Caveat, "not computed") {
+			t.Errorf("a dependency's tool handler: %+v", u)
+		}
+	}
+	del, ping, purge := m.UngovernedTools[0], m.UngovernedTools[3], m.UngovernedTools[4]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}

@@ -142,7 +142,7 @@ func (r *resolver) effectsOf(fn *ssa.Function) ([]effects.Effect, bool) {
 	}
 	var effs []effects.Effect
 	var ok bool
-	if fn.Synthetic != "" {
+	if !sourceFunc(fn) {
 		// A wrapper (a bound method, an interface thunk): what it calls.
 		var inner *ssa.Function
 		for _, b := range fn.Blocks {

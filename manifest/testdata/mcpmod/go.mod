@@ -3,6 +3,7 @@ module example.com/mcpmod
 go 1.26.0
 
 require (
+	example.com/mcpdep v0.0.0
 	github.com/authvet/authvet v0.0.0
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-chi/chi/v5 v5.5.0
@@ -58,3 +59,5 @@ require (
 )
 
 replace github.com/authvet/authvet => ../../..
+
+replace example.com/mcpdep => ../mcpdep
