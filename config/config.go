@@ -71,18 +71,7 @@ type Client struct {
 }
 
 // Matches reports whether the package path is one of c's packages.
-func (c *Client) Matches(pkgPath string) bool {
-	for _, p := range c.Packages {
-		if rest, ok := strings.CutSuffix(p, "/..."); ok {
-			if pkgPath == rest || strings.HasPrefix(pkgPath, rest+"/") {
-				return true
-			}
-		} else if pkgPath == p {
-			return true
-		}
-	}
-	return false
-}
+func (c *Client) Matches(pkgPath string) bool { return policy.MatchPackage(c.Packages, pkgPath) }
 
 // ClientFor returns the client whose packages include pkgPath, or nil.
 func (c *Config) ClientFor(pkgPath string) *Client {

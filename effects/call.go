@@ -606,13 +606,10 @@ func (p Pending) requestMethod(method func(i int) Str) (Str, bool) {
 	if p.Pkg == "" || p.Op != OpCallMethod {
 		return Str{}, false
 	}
+	if m, ok := methodOfName(p.Name); ok {
+		return m, true
+	}
 	switch p.Name {
-	case "Get":
-		return litStr("GET"), true
-	case "Head":
-		return litStr("HEAD"), true
-	case "Post", "PostForm":
-		return litStr("POST"), true
 	case "Do", "RoundTrip":
 		for i, a := range p.Args {
 			if a.Handle == handleReqURL {

@@ -359,17 +359,28 @@ func (c *callSite) requestMethod() (Str, bool) {
 	if c.fn == nil {
 		return Str{}, false
 	}
+	if m, ok := methodOfName(c.fn.Name()); ok {
+		return m, true
+	}
 	switch c.fn.Name() {
+	case "Do", "RoundTrip":
+		if len(c.args) > 1 {
+			return c.str(1, handleReqMethod), true
+		}
+	}
+	return Str{}, false
+}
+
+// methodOfName is the HTTP method a client's or the package's call
+// sends by its name alone (Get, Head, Post, PostForm).
+func methodOfName(name string) (Str, bool) {
+	switch name {
 	case "Get":
 		return litStr("GET"), true
 	case "Head":
 		return litStr("HEAD"), true
 	case "Post", "PostForm":
 		return litStr("POST"), true
-	case "Do", "RoundTrip":
-		if len(c.args) > 1 {
-			return c.str(1, handleReqMethod), true
-		}
 	}
 	return Str{}, false
 }

@@ -36,8 +36,13 @@ type Rule struct {
 }
 
 // Matches reports whether the rule applies to the package pkgPath.
-func (r *Rule) Matches(pkgPath string) bool {
-	for _, p := range r.Packages {
+func (r *Rule) Matches(pkgPath string) bool { return MatchPackage(r.Packages, pkgPath) }
+
+// MatchPackage reports whether pkgPath matches one of the Go package
+// patterns: an exact path, or a path ending in "/..." for it and its
+// subpackages ("example.com/x/pay" does not match "example.com/x/payments").
+func MatchPackage(patterns []string, pkgPath string) bool {
+	for _, p := range patterns {
 		if rest, ok := strings.CutSuffix(p, "/..."); ok {
 			if pkgPath == rest || strings.HasPrefix(pkgPath, rest+"/") {
 				return true

@@ -15,25 +15,15 @@ import (
 // manifestCmd is `authvet manifest`: write the module's authority
 // manifest, or check a committed one (SPEC §9).
 func manifestCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("authvet manifest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	dir := fs.String("C", "", "run as if in `dir`")
-	out := fs.String("o", "", "write the manifest to `FILE` (default: stdout)")
-	check := fs.String("check", "", "compare with the committed manifest `FILE`: exit 1 on drift, a mutating ungoverned tool or an annotation conflict")
-	allow := fs.Bool("allow-ungoverned", false, "with --check: do not fail on mutating MCP tools without a grant")
-	tags := fs.String("tags", "", "comma-separated build `tags`")
-	configFile := fs.String("config", "", "authvet.yaml to use (default: the one at the module root)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	lf := newLinkFlags("authvet manifest", stderr)
+	out := lf.fs.String("o", "", "write the manifest to `FILE` (default: stdout)")
+	check := lf.fs.String("check", "", "compare with the committed manifest `FILE`: exit 1 on drift, a mutating ungoverned tool or an annotation conflict")
+	allow := lf.fs.Bool("allow-ungoverned", false, "with --check: do not fail on mutating MCP tools without a grant")
+	root, code := lf.parse(args, stderr)
+	if root == "" {
+		return code
 	}
-	root, ok := setup(*dir, *configFile, stderr)
-	if !ok {
-		return 2
-	}
+	fs, tags := lf.fs, lf.tags
 	// Read the committed manifest first: a malformed one is an error
 	// before any analysis.
 	var committed *manifest.Manifest
@@ -83,28 +73,50 @@ func manifestCmd(args []string, stdout, stderr io.Writer) int {
 // suggestCmd is `authvet suggest`: the narrowest grant each handler and
 // each ungoverned MCP tool needs, as Go source.
 func suggestCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("authvet suggest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	dir := fs.String("C", "", "run as if in `dir`")
-	tags := fs.String("tags", "", "comma-separated build `tags`")
-	configFile := fs.String("config", "", "authvet.yaml to use (default: the one at the module root)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	lf := newLinkFlags("authvet suggest", stderr)
+	root, code := lf.parse(args, stderr)
+	if root == "" {
+		return code
 	}
-	root, ok := setup(*dir, *configFile, stderr)
-	if !ok {
-		return 2
-	}
-	m, code := build(root, fs.Args(), *tags, stderr)
+	m, code := build(root, lf.fs.Args(), *lf.tags, stderr)
 	if m == nil {
 		return code
 	}
 	manifest.Suggest(stdout, m)
 	return 0
+}
+
+// linkFlags are the flags of the commands that link the module.
+type linkFlags struct {
+	fs                *flag.FlagSet
+	dir, tags, config *string
+}
+
+func newLinkFlags(name string, stderr io.Writer) *linkFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return &linkFlags{fs: fs,
+		dir:    fs.String("C", "", "run as if in `dir`"),
+		tags:   fs.String("tags", "", "comma-separated build `tags`"),
+		config: fs.String("config", "", "authvet.yaml to use (default: the one at the module root)"),
+	}
+}
+
+// parse parses args and sets up -C and the config: the directory to run
+// in, or "" and the exit status.
+func (lf *linkFlags) parse(args []string, stderr io.Writer) (string, int) {
+	if err := lf.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", 0
+		}
+		return "", 2
+	}
+	root, ok := setup(*lf.dir, *lf.config, stderr)
+	if !ok {
+		return "", 2
+	}
+	return root, 0
 }
 
 // build builds the manifest, printing load errors one per line.
