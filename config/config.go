@@ -458,22 +458,11 @@ func (p *parser) clients(v *yaml.Node) ([]Client, error) {
 		err := p.entries(e, "clients: ", validClientKeys, func(key string, k, val *yaml.Node) error {
 			switch key {
 			case "packages":
-				if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
-					return p.errorf(val.Line, "clients: packages: expected a list of package paths or patterns ending in /...")
+				pkgs, err := p.packagePatterns(val, "clients: packages")
+				if err != nil {
+					return err
 				}
-				for _, pe := range val.Content {
-					pe = deref(pe)
-					if !isString(pe) {
-						return p.errorf(pe.Line, "clients: packages: %s is not a package path", describe(pe))
-					}
-					if err := checkPkgPath(strings.TrimSuffix(pe.Value, "/...")); err != nil || strings.Contains(strings.TrimSuffix(pe.Value, "/..."), "...") {
-						if err == nil {
-							err = errors.New(`"..." is allowed only as a final "/..."`)
-						}
-						return p.errorf(pe.Line, "clients: packages: %q: %v", pe.Value, err)
-					}
-					c.Packages = append(c.Packages, pe.Value)
-				}
+				c.Packages = pkgs
 			case "outbound":
 				if !isString(val) {
 					return p.errorf(val.Line, "clients: outbound: expected a URL prefix such as https://api.stripe.com/, got %s", describe(val))
@@ -496,6 +485,30 @@ func (p *parser) clients(v *yaml.Node) ([]Client, error) {
 			return nil, p.errorf(e.Line, "clients: missing required key %q", "outbound")
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// packagePatterns reads a non-empty list of package paths or patterns
+// ending in "/...".
+func (p *parser) packagePatterns(val *yaml.Node, where string) ([]string, error) {
+	if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
+		return nil, p.errorf(val.Line, "%s: expected a list of package paths or patterns ending in /...", where)
+	}
+	var out []string
+	for _, pe := range val.Content {
+		pe = deref(pe)
+		if !isString(pe) {
+			return nil, p.errorf(pe.Line, "%s: %s is not a package path", where, describe(pe))
+		}
+		base := strings.TrimSuffix(pe.Value, "/...")
+		if err := checkPkgPath(base); err != nil || strings.Contains(base, "...") {
+			if err == nil {
+				err = errors.New(`"..." is allowed only as a final "/..."`)
+			}
+			return nil, p.errorf(pe.Line, "%s: %q: %v", where, pe.Value, err)
+		}
+		out = append(out, pe.Value)
 	}
 	return out, nil
 }

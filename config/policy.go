@@ -76,23 +76,11 @@ func (p *parser) rule(e *yaml.Node) (policy.Rule, error) {
 			}
 			r.Name = val.Value
 		case "packages":
-			if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
-				return p.errorf(val.Line, "policy: rules: packages: expected a list of package paths or patterns ending in /...")
+			pkgs, err := p.packagePatterns(val, "policy: rules: packages")
+			if err != nil {
+				return err
 			}
-			for _, pe := range val.Content {
-				pe = deref(pe)
-				if !isString(pe) {
-					return p.errorf(pe.Line, "policy: rules: packages: %s is not a package path", describe(pe))
-				}
-				base := strings.TrimSuffix(pe.Value, "/...")
-				if err := checkPkgPath(base); err != nil || strings.Contains(base, "...") {
-					if err == nil {
-						err = errors.New(`"..." is allowed only as a final "/..."`)
-					}
-					return p.errorf(pe.Line, "policy: rules: packages: %q: %v", pe.Value, err)
-				}
-				r.Packages = append(r.Packages, pe.Value)
-			}
+			r.Packages = pkgs
 		default:
 			return p.limit(&r.Limits, "policy: rules: ", key, val)
 		}
