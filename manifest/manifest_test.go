@@ -132,20 +132,25 @@ func TestMCPModule(t *testing.T) {
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
 	// AddTool is not an unresolved tool.
-	if len(m.UngovernedTools) != 6 {
+	if len(m.UngovernedTools) != 7 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
-	if star := m.UngovernedTools[5]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	// A carrier built as a struct literal, not by the pairing helper,
+	// does not vanish.
+	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
+		t.Errorf("ungoverned archived_notes: %+v", arch)
+	}
+	if star := m.UngovernedTools[6]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module: their effects are not computed here,
 	// so they are taken as mutating, with a caveat (fail closed).
-	for _, u := range m.UngovernedTools[1:3] {
+	for _, u := range m.UngovernedTools[2:4] {
 		if !strings.HasPrefix(u.Tool, "dep_") || !u.Mutating || !strings.Contains(u.Caveat, "not computed") {
 			t.Errorf("a dependency's tool handler: %+v", u)
 		}
 	}
-	del, ping, purge := m.UngovernedTools[0], m.UngovernedTools[3], m.UngovernedTools[4]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[4], m.UngovernedTools[5]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -173,14 +178,16 @@ func TestMCPModule(t *testing.T) {
 		t.Errorf("DeleteUser: %+v %+v", d.Effects, d.Tool)
 	}
 
-	// Four lies: add_note claims read-only and writes; delete_user sends
+	// Five lies: add_note claims read-only and writes; archived_notes
+	// deletes; delete_user sends
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
-	if len(m.AnnotationConflicts) != 4 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	if len(m.AnnotationConflicts) != 5 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
-		m.AnnotationConflicts[1].Tool != "delete_user" || m.AnnotationConflicts[1].ContradictedBy.Method != "DELETE" ||
-		m.AnnotationConflicts[2].Tool != "forget_one" || m.AnnotationConflicts[2].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[3].Tool != "page_oncall" || m.AnnotationConflicts[3].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[1].Tool != "archived_notes" ||
+		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
+		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
+		m.AnnotationConflicts[4].Tool != "page_oncall" || m.AnnotationConflicts[4].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 

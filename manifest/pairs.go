@@ -110,6 +110,13 @@ func pairs(fns []*ssa.Function, isHandler func(*types.Func) bool, carriers map[t
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if alloc, ok := instr.(*ssa.Alloc); ok {
+					// A carrier built as a literal: ServerTool{Tool: mcp.Tool{...}, Handler: ...}.
+					if r, ok := literalPair(alloc, fn, isHandler, carriers); ok {
+						regs = append(regs, r)
+					}
+					continue
+				}
 				call, ok := instr.(*ssa.Call)
 				if !ok || call.Call.IsInvoke() {
 					continue
@@ -248,4 +255,30 @@ func literalOf(v ssa.Value) *ssa.Function {
 		return literalOf(v.X)
 	}
 	return nil
+}
+
+// literalPair reads a carrier struct literal that holds a tool literal
+// and its handler in its fields.
+func literalPair(alloc *ssa.Alloc, fn *ssa.Function, isHandler func(*types.Func) bool, carriers map[types.Type]bool) (registration, bool) {
+	n := namedOf(alloc.Type())
+	if n == nil || !carriers[n.Origin()] {
+		return registration{}, false
+	}
+	var tool, handler ssa.Value
+	for _, st := range fieldStores(alloc) {
+		switch {
+		case isToolType(st.val.Type()):
+			tool = st.val
+		case isToolHandler(st.val.Type()) || isHandlerFactory(st.val.Type()):
+			handler = st.val
+		}
+	}
+	if tool == nil || handler == nil || allocOf(tool, 0) == nil {
+		return registration{}, false
+	}
+	td := sdkTool(tool)
+	if typeKey(tool.Type()) == mcpGo+"/mcp.Tool" {
+		td = mcpGoTool(tool)
+	}
+	return registration{pos: alloc.Pos(), tool: td, handlers: pairedHandler(handler, fn, isHandler), carrier: n.Origin(), literal: literalOf(handler)}, true
 }

@@ -100,7 +100,7 @@ func CountNotes() ServerTool {
 
 // AllTools lists the registry's tools.
 func AllTools() []ServerTool {
-	return []ServerTool{GetNote(), DeleteNotes(), PinNote(), StarNote(), CountNotes()}
+	return []ServerTool{GetNote(), DeleteNotes(), PinNote(), StarNote(), CountNotes(), Archived()}
 }
 
 // RegisterAll registers every tool of the registry, filtered.
@@ -110,5 +110,19 @@ func RegisterAll(s *mcp.Server, deps *Deps, readOnly bool) {
 			continue
 		}
 		st.RegisterFunc(s, deps)
+	}
+}
+
+// Archived is a ServerTool built as a literal, not by NewTool: it is
+// paired all the same (it must not vanish from the manifest).
+func Archived() ServerTool {
+	return ServerTool{
+		Tool: mcp.Tool{Name: "archived_notes", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		HandlerFunc: func(deps *Deps) mcp.ToolHandler {
+			return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				_, err := deps.DB.ExecContext(ctx, "DELETE FROM notes WHERE tenant_id = $1 AND archived", 1)
+				return nil, err
+			}
+		},
 	}
 }
