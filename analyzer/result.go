@@ -5,6 +5,9 @@ import (
 	"go/types"
 	"reflect"
 
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
 )
 
@@ -78,4 +81,26 @@ func (r *Result) EffectsAt(pos token.Pos) ([]effects.Effect, bool) {
 
 func init() {
 	Analyzer.ResultType = reflect.TypeOf((*Result)(nil))
+}
+
+// FactEffects returns the effects of fn, a function of another module,
+// from the summary fact its package exported (nil: it exported none, so
+// it has no effect of its own), finalized as a handler's: its parameters
+// unknown. cfg is the configuration the run used (nil: the default).
+func FactEffects(cfg *config.Config, module string, fn *types.Func, s *effects.Summary) []effects.Effect {
+	if s == nil {
+		return nil
+	}
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	eng := &effects.Engine{Module: module, Opts: engineOptions(cfg)}
+	return eng.Finalize(loaded(s, fn), module)
+}
+
+// WasAnalysed reports, through a package fact query (a checker action's
+// PackageFact), whether pkg was analysed: a package that was not reaches
+// no sink by itself (the standard library, or no sink use at all).
+func WasAnalysed(packageFact func(*types.Package, analysis.Fact) bool, pkg *types.Package) bool {
+	return packageFact(pkg, new(analysedFact))
 }

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/authvet/authvet/analyzer"
+	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
 	"github.com/authvet/authvet/grant"
 )
@@ -75,11 +76,13 @@ func Build(opts Options) (*Manifest, error) {
 		return nil, err
 	}
 	results := map[*types.Package]*analyzer.Result{}
+	acts := map[*types.Package]*checker.Action{}
 	var errs []string
 	for act := range graph.All() {
 		if act.Analyzer != analyzer.Analyzer {
 			continue
 		}
+		acts[act.Package.Types] = act
 		if act.Err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", act.Package.PkgPath, act.Err))
 			continue
@@ -92,12 +95,23 @@ func Build(opts Options) (*Manifest, error) {
 		slices.Sort(errs)
 		return nil, &LoadError{Msgs: errs}
 	}
-	b := &builder{root: root, module: module, results: results, fset: pkgs[0].Fset}
+	b := &builder{root: root, module: module, results: results, acts: acts, fset: pkgs[0].Fset}
+	cfgPath := analyzer.Analyzer.Flags.Lookup("config").Value.String()
+	if cfgPath == "" {
+		cfgPath = config.Find(root)
+	}
+	if cfgPath != "" {
+		if b.cfg, err = config.Load(cfgPath); err != nil {
+			return nil, err
+		}
+	}
 	return b.build(pkgs), nil
 }
 
 type builder struct {
 	root, module string
+	acts         map[*types.Package]*checker.Action
+	cfg          *config.Config
 	modulePkgs   map[*types.Package]bool
 	results      map[*types.Package]*analyzer.Result
 	fset         *token.FileSet
@@ -244,6 +258,9 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 				u.Caveat = "the tool's name is not a constant"
 			}
 			effs, ok := b.results[f.Pkg()].EffectsOf(f)
+			if !ok {
+				effs, ok = b.factEffects(f)
+			}
 			effs = res.resolve(append(effs, extra[f]...), 0)
 			sortEffectList(effs)
 			if r := b.results[f.Pkg()]; !ok && (r == nil || !r.NoSinks) {
@@ -321,6 +338,24 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	})
 	m.Excluded = excluded()
 	return m
+}
+
+// factEffects returns the effects of a function of another module from
+// the summary fact its package exported, when that package was
+// analysed: no fact is no effect of its own.
+func (b *builder) factEffects(f *types.Func) ([]effects.Effect, bool) {
+	act := b.acts[f.Pkg()]
+	if act == nil || !f.Exported() {
+		return nil, false
+	}
+	if !analyzer.WasAnalysed(act.PackageFact, f.Pkg()) {
+		return nil, true // it reaches no sink by itself
+	}
+	var s effects.Summary
+	if !act.ObjectFact(f, &s) {
+		return nil, true // analysed, and its summary is empty
+	}
+	return analyzer.FactEffects(b.cfg, b.module, f, &s), true
 }
 
 // topDeclared is the declared function a literal is defined in.
@@ -513,14 +548,20 @@ func relPos(root, pos string) string {
 
 func relTo(root, file string) string { return RelTo(root, file) }
 
-// RelTo makes file relative to the module root with '/', or to the module
-// cache for dependencies.
+// RelTo makes file relative to the module root with '/' (a sibling
+// module's with "../"), or to the module cache for dependencies.
 func RelTo(root, file string) string {
-	if r, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(r, "..") {
+	r, err := filepath.Rel(root, file)
+	if err == nil && !strings.HasPrefix(r, "..") {
 		return filepath.ToSlash(r)
 	}
 	if i := strings.Index(filepath.ToSlash(file), "/pkg/mod/"); i >= 0 {
 		return filepath.ToSlash(file)[i+len("/pkg/mod/"):]
+	}
+	if err == nil {
+		// A sibling module wired with replace: relative still, so the
+		// output does not depend on where the checkout is.
+		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(file)
 }

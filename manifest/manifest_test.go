@@ -143,12 +143,15 @@ func TestMCPModule(t *testing.T) {
 	if star := m.UngovernedTools[6]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
-	// Handlers in another module: their effects are not computed here,
-	// so they are taken as mutating, with a caveat (fail closed).
-	for _, u := range m.UngovernedTools[2:4] {
-		if !strings.HasPrefix(u.Tool, "dep_") || !u.Mutating || !strings.Contains(u.Caveat, "not computed") {
-			t.Errorf("a dependency's tool handler: %+v", u)
-		}
+	// Handlers in another module (wired with replace): their effects come
+	// from the summary facts their package exported, and their paths stay
+	// relative.
+	if drop := m.UngovernedTools[2]; drop.Tool != "dep_drop" || !drop.Mutating || len(drop.Effects) != 1 ||
+		drop.Effects[0].Location != "../mcpdep/writer/writer.go:20" || drop.Location != "../mcpdep/writer/writer.go:19" {
+		t.Errorf("another module's writing handler: %+v", drop)
+	}
+	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
+		t.Errorf("another module's pure handler: %+v", upper)
 	}
 	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[4], m.UngovernedTools[5]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
