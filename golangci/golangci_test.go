@@ -17,10 +17,19 @@ const golangciVersion = "v2.15.0"
 
 var (
 	buildOnce sync.Once
+	buildDir  string // removed after the run
 	builtBin  string
 	buildSkip string
 	buildErr  string
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
 
 // golangciLint builds, once per test run, a golangci-lint with the
 // plugin compiled in: a tiny main that calls the real
@@ -43,6 +52,7 @@ func golangciLint(t *testing.T) string {
 			buildErr = err.Error()
 			return
 		}
+		buildDir = dir
 		files := map[string]string{
 			"go.mod": "module authvet.test/golangci\n\ngo 1.26.0\n\nrequire (\n\tgithub.com/golangci/golangci-lint/v2 " + golangciVersion +
 				"\n\tgithub.com/authvet/authvet v0.0.0\n)\n\nreplace github.com/authvet/authvet => " + root + "\n",
