@@ -357,7 +357,11 @@ func checkSinks(pass *analysis.Pass, cfg *config.Config) error {
 		if s.Recv == "" {
 			fn, _ = pass.Pkg.Scope().Lookup(s.Name).(*types.Func)
 		} else if tn, ok := pass.Pkg.Scope().Lookup(s.Recv).(*types.TypeName); ok {
-			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pass.Pkg, s.Name)
+			t := tn.Type()
+			if !types.IsInterface(t) {
+				t = types.NewPointer(t) // methods of either receiver, promoted ones too
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, s.Name)
 			fn, _ = obj.(*types.Func)
 		}
 		where := fmt.Sprintf("%s:%d", cfg.Path, s.Line)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/authvet/authvet/grant/urlprefix"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -198,6 +199,14 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	if s, ok := e.Opts.Sinks[key]; ok {
 		e.configuredSink(s, c)
 		return
+	}
+	if len(e.Opts.Sinks) > 0 && obj.Signature().Recv() != nil && len(args) > 0 {
+		for _, k := range promotedKeys(obj, args[0]) {
+			if s, ok := e.Opts.Sinks[k]; ok {
+				e.configuredSink(s, c)
+				return
+			}
+		}
 	}
 	pkg := obj.Pkg()
 	switch {
@@ -835,6 +844,52 @@ func funcObject(fn *ssa.Function) *types.Func {
 	return obj
 }
 
+// promotedKeys names a method call by the outer types its receiver was
+// selected through as an embedded field, as authvet.yaml may name it:
+// rdb.LPush on a *redis.Client calls cmdable.LPush on the embedded
+// field, configured as "pkgpath.Client.LPush".
+func promotedKeys(obj *types.Func, recv binding) []string {
+	var keys []string
+	v := recv.v
+	for n := 0; v != nil && n < maxFieldPath; n++ {
+		var outer types.Type
+		var field *types.Var
+		switch x := v.(type) {
+		case *ssa.Field:
+			outer, field, v = x.X.Type(), fieldVar(x.X.Type(), x.Field), x.X
+		case *ssa.FieldAddr:
+			outer, field, v = x.X.Type(), fieldVar(x.X.Type(), x.Field), x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return keys
+			}
+			v = x.X
+			continue
+		default:
+			return keys
+		}
+		if field == nil || !field.Embedded() {
+			return keys
+		}
+		if q := qualifiedName(outer); q != "" {
+			keys = append(keys, q+"."+obj.Name())
+		}
+	}
+	return keys
+}
+
+// fieldVar is field i of the struct t (or *t) is, or nil.
+func fieldVar(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i)
+}
+
 // FuncKey names a function as the sink tables and authvet.yaml do:
 // "pkgpath.Name" or "pkgpath.Recv.Name" (pointer-ness dropped).
 func FuncKey(obj *types.Func) string {
@@ -888,6 +943,9 @@ func (e *Engine) configuredSink(s Sink, c *callSite) {
 		op = OpSQL
 	case Outbound:
 		op = OpURL
+		if strings.HasPrefix(s.Subject, urlprefix.GRPCPrefix) {
+			op = OpSubject // a gRPC method, read as such
+		}
 	}
 	p := Pending{Op: op, Kind: s.Effect, Safe: s.Safe}
 	if s.Method != "" {

@@ -28,6 +28,13 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 			return
 		}
 	}
+	for _, name := range embeddedIfaces(c.Value.Type(), decl, len(e.Opts.Sinks) > 0) {
+		// A sink configured on the interface method: whatever the value.
+		if s, ok := e.Opts.Sinks[name+"."+m.Name()]; ok {
+			e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+			return
+		}
+	}
 	if e.Contract != nil {
 		if ct := e.Contract(m); ct != nil {
 			// Bounded by the contract, however the value got here: every
@@ -57,6 +64,12 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		}
 		md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
 		return
+	}
+	for _, shape := range lib().shapes {
+		if md := shape(m); md != nil {
+			md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+			return
+		}
 	}
 	sink := (e.isSinkInterface(decl) || e.isSinkInterface(static)) && !e.isBenign(decl)
 	if !sink && (e.isBenign(decl) || e.isBenign(static) || lib().readerInterface(decl)) {
@@ -335,4 +348,38 @@ func lookupMethod(t types.Type, name string) *types.Func {
 	}
 	f, _ := sel.Obj().(*types.Func)
 	return f
+}
+
+// embeddedIfaces names the interface t and every named interface it
+// embeds, at any depth, then decl: a sink configured on
+// redis.Cmdable.XAdd matches a call through redis.UniversalClient, which
+// embeds Cmdable, which embeds StreamCmdable, which declares XAdd.
+func embeddedIfaces(t types.Type, decl string, any bool) []string {
+	if !any {
+		return nil
+	}
+	var names []string
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, depth int)
+	walk = func(t types.Type, depth int) {
+		if seen[t] || depth > 8 {
+			return
+		}
+		seen[t] = true
+		if q := qualifiedName(t); q != "" {
+			names = append(names, q)
+		}
+		it, ok := t.Underlying().(*types.Interface)
+		if !ok {
+			return
+		}
+		for i := 0; i < it.NumEmbeddeds(); i++ {
+			walk(it.EmbeddedType(i), depth+1)
+		}
+	}
+	walk(t, 0)
+	if decl != "" {
+		names = append(names, decl)
+	}
+	return names
 }

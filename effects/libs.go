@@ -51,6 +51,11 @@ type Library struct {
 	BenignIfaces []string // interfaces whose calls are effect-free ("pkgpath.Name", or "pkgpath.*")
 	ReaderIfaces []string // the library's result readers (pgx.Rows): effect-free
 
+	// Shapes recognise an interface method by its shape, whatever the
+	// interface is called (a generated gRPC client stub), when no concrete
+	// value behind it is in sight: the model of a call through it, or nil.
+	Shapes []func(m *types.Func) model
+
 	TxBegins  []string // FuncKeys that begin a transaction
 	TxCommits []string // FuncKeys (or "pkgpath.Iface.Method") that end one
 	TxHandles []string // types of transaction handles
@@ -76,6 +81,11 @@ func libraries() []*Library {
 		riverLibrary(),
 		asynqLibrary(),
 		errgroupLibrary(),
+		grpcLibrary(),
+		temporalLibrary(),
+		redisLibrary(),
+		natsLibrary(),
+		kafkaLibrary(),
 	}
 }
 
@@ -96,6 +106,7 @@ type registry struct {
 	txBegins, txCommits map[string]bool
 	txHandles           map[string]bool
 	modelledPaths       []string
+	shapes              []func(m *types.Func) model
 }
 
 var (
@@ -152,6 +163,7 @@ func buildRegistry() *registry {
 		set(r.txCommits, l.TxCommits)
 		set(r.txHandles, l.TxHandles)
 		r.sinkIfaces = append(r.sinkIfaces, l.SinkIfaces...)
+		r.shapes = append(r.shapes, l.Shapes...)
 		if l.Modelled {
 			r.modelledPaths = append(r.modelledPaths, l.Paths...)
 		}
@@ -211,6 +223,15 @@ func SinkPackages() []string {
 // network in a way the analysis does not know.
 func (r *registry) unmodelled(c *callSite) {
 	if r.isSafe(c.fn) {
+		if recv := c.fn.Signature().Recv(); recv != nil && len(c.args) > 0 {
+			if _, ok := recv.Type().Underlying().(*types.Signature); ok {
+				// A method of the library's own function type (go-redis's
+				// cmdable): the function behind it is the library's
+				// plumbing, not one the program handed over.
+				c.e.handOff(c.fn, append([]binding{{}}, c.args[1:]...), c.pos, c.fr, c.out)
+				return
+			}
+		}
 		c.e.handOff(c.fn, c.args, c.pos, c.fr, c.out)
 		return
 	}

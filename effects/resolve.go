@@ -65,6 +65,20 @@ func (e *Engine) resolve(p Pending) []Effect {
 				out[i].Method, out[i].Safe = constantMethod(p.Method), p.Safe
 			}
 		case OpSubject:
+			if p.Kind == Outbound {
+				// A gRPC call: the subject is the method's full name.
+				subject := t.Text
+				if !strings.HasPrefix(subject, urlprefix.GRPCPrefix) {
+					subject = urlprefix.GRPCPrefix + subject // a full method name, "/pkg.Service/Method"
+				}
+				if !t.Complete || urlprefix.CheckGRPC(subject) != nil {
+					unprovable("calls a gRPC method whose full name is not constant",
+						`call the generated client stub, or declare it with //agent:effect outbound("grpc:/package.Service/Method")`)
+					continue
+				}
+				add(Outbound, subject)
+				continue
+			}
 			noun := map[string]string{Job: "starts a job whose kind", Webhook: "dispatches a webhook whose topic"}[p.Kind]
 			key := map[string]string{Job: "jobs", Webhook: "webhooks"}[p.Kind]
 			if !t.Complete || t.Text == "" {

@@ -106,8 +106,9 @@ type Grant struct {
 	UnboundedWrites []string
 	// TenantScope says whether queries may span tenants.
 	TenantScope TenantScope
-	// Outbound lists absolute http(s) URL prefixes, or "alias:NAME"
-	// entries, the handler may send HTTP requests to.
+	// Outbound lists absolute http(s) URL prefixes, "alias:NAME" entries,
+	// and gRPC methods ("grpc:/package.Service/Method", or a whole service
+	// as "grpc:/package.Service/") the handler may call.
 	Outbound []string
 	// Webhooks lists the webhook topics the handler may dispatch.
 	Webhooks []string
@@ -161,7 +162,7 @@ func (e *ValidationError) Error() string {
 // Validate reports every problem with g, as a *ValidationError, or returns
 // nil if there are none. It refuses a missing or unknown Reversibility, an
 // unknown TenantScope, a malformed Rate or Spend, an Outbound entry that is
-// not an absolute http(s) URL prefix or "alias:NAME" (or that defeats its
+// not an absolute http(s) URL prefix, "alias:NAME" or "grpc:/pkg.Service/[Method]" (or that defeats its
 // own prefix with userinfo, "%2e" or a ".." segment), empty or duplicate
 // subjects within one list, and table names containing whitespace.
 func (g Grant) Validate() error {

@@ -46,7 +46,7 @@ func TestValidate(t *testing.T) {
 			g.TenantScope = grant.SingleTenant
 			g.Writes = []string{"billing.refunds", `"Quoted"`}
 			g.UnboundedWrites = []string{"billing.refunds"}
-			g.Outbound = []string{"http://localhost:8080/", "HTTPS://API.X.COM", "alias:a.b-c_d"}
+			g.Outbound = []string{"http://localhost:8080/", "HTTPS://API.X.COM", "alias:a.b-c_d", "grpc:/billing.Billing/Refund", "grpc:/billing.Billing/"}
 			g.Rate = "1/sec"
 			g.Spend = "0.01 EUR"
 		}), nil},
@@ -91,6 +91,7 @@ func TestValidate(t *testing.T) {
 		{"outbound %2e", valid(func(g *grant.Grant) { g.Outbound = []string{"https://x.com/%2E%2E/"} }), []want{{"Outbound", 0, "%2e"}}},
 		{"outbound dotdot", valid(func(g *grant.Grant) { g.Outbound = []string{"https://x.com/v1/../admin"} }), []want{{"Outbound", 0, `".." path segment`}}},
 		{"outbound empty alias", valid(func(g *grant.Grant) { g.Outbound = []string{"alias:"} }), []want{{"Outbound", 0, "empty name"}}},
+		{"outbound bad grpc", valid(func(g *grant.Grant) { g.Outbound = []string{"grpc:/billing.Billing"} }), []want{{"Outbound", 0, "not grpc:/package.Service/Method"}}},
 		{"outbound bad alias", valid(func(g *grant.Grant) { g.Outbound = []string{"alias:a b"} }), []want{{"Outbound", 0, "letters, digits"}}},
 
 		{"empty write", valid(func(g *grant.Grant) { g.Writes = []string{"a", ""} }), []want{{"Writes", 1, "empty subject"}}},
@@ -173,7 +174,7 @@ func TestAllows(t *testing.T) {
 	zero.TenantScope = ""
 	wide := grant.Grant{
 		UnboundedWrites: []string{"audit_log"},
-		Outbound:        []string{"https://api.stripe.com", "http://internal:8080/hooks/", "alias:https://api.x.com/"},
+		Outbound:        []string{"https://api.stripe.com", "http://internal:8080/hooks/", "alias:https://api.x.com/", "grpc:/billing.v1.Billing/", "grpc:/ledger.Ledger/Post"},
 		Reversibility:   grant.Compensable,
 	}
 
@@ -199,6 +200,13 @@ func TestAllows(t *testing.T) {
 		{cross, grant.KindCrossTenant, "raw_query:refunds", true},
 		{cross, grant.KindCrossTenant, "", true},
 		{single, grant.KindCrossTenant, "raw_query:anything", true},
+
+		// outbound: gRPC methods, on service and method boundaries
+		{wide, grant.KindOutbound, "grpc:/billing.v1.Billing/Refund", true},
+		{wide, grant.KindOutbound, "grpc:/ledger.Ledger/Post", true},
+		{wide, grant.KindOutbound, "grpc:/ledger.Ledger/PostAll", false},
+		{wide, grant.KindOutbound, "grpc:/ledger.LedgerAdmin/Post", false},
+		{scoped, grant.KindOutbound, "grpc:/billing.v1.Billing/Refund", false},
 
 		// outbound: URL boundaries
 		{scoped, grant.KindOutbound, "https://api.stripe.com/v1/refunds", true},

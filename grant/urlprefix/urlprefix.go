@@ -30,6 +30,56 @@ import (
 // rather than a URL, as in "alias:stripe".
 const AliasPrefix = "alias:"
 
+// GRPCPrefix starts an Outbound entry or subject that names a gRPC method
+// ("grpc:/billing.Billing/Refund") or a whole service
+// ("grpc:/billing.Billing/"), compared on the same segment boundaries as
+// a URL path.
+const GRPCPrefix = "grpc:"
+
+// CheckGRPC validates a "grpc:" entry or subject: "grpc:/" followed by a
+// service name (dotted identifiers) and "/", then optionally a method name.
+func CheckGRPC(entry string) error {
+	rest, ok := strings.CutPrefix(entry, GRPCPrefix)
+	if !ok {
+		return fmt.Errorf("%q does not start with %q", entry, GRPCPrefix)
+	}
+	bad := fmt.Errorf("gRPC entry %q is not grpc:/package.Service/Method or grpc:/package.Service/", entry)
+	svc, method, ok := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
+	if !strings.HasPrefix(rest, "/") || !ok || svc == "" || strings.Contains(method, "/") {
+		return bad
+	}
+	for _, part := range strings.Split(svc, ".") {
+		if !isIdent(part) {
+			return bad
+		}
+	}
+	if method != "" && !isIdent(method) {
+		return bad
+	}
+	return nil
+}
+
+// coversGRPC reports whether a gRPC entry covers a gRPC subject: equal,
+// or the entry names the subject's whole service.
+func coversGRPC(entry, subject string) bool {
+	if CheckGRPC(entry) != nil || CheckGRPC(subject) != nil {
+		return false
+	}
+	return entry == subject || strings.HasSuffix(entry, "/") && strings.HasPrefix(subject, entry)
+}
+
+func isIdent(s string) bool {
+	if s == "" || isDigit(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isAlnum(s[i]) && s[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 // parts is a URL split into the components that Read and Covers use.
 type parts struct {
 	scheme string // lower case: "http" or "https"
@@ -103,6 +153,9 @@ func Covers(entry, subject string) bool {
 	if strings.HasPrefix(entry, AliasPrefix) || strings.HasPrefix(subject, AliasPrefix) {
 		return false
 	}
+	if strings.HasPrefix(entry, GRPCPrefix) || strings.HasPrefix(subject, GRPCPrefix) {
+		return coversGRPC(entry, subject)
+	}
 	e, err := parse(entry, true)
 	if err != nil {
 		return false
@@ -132,7 +185,8 @@ func Covers(entry, subject string) bool {
 
 // CheckEntry validates one Outbound entry of a grant: either "alias:NAME",
 // where NAME is non-empty and made of ASCII letters, digits, '_', '-' and
-// '.', or an absolute http or https URL that Read accepts as complete text
+// '.', "grpc:/package.Service/Method" or "grpc:/package.Service/", or an
+// absolute http or https URL that Read accepts as complete text
 // (so with no userinfo, no "%2e" and no ".." segment). The error, when
 // there is one, is a short lower-case reason.
 func CheckEntry(entry string) error {
@@ -147,6 +201,9 @@ func CheckEntry(entry string) error {
 			}
 		}
 		return nil
+	}
+	if strings.HasPrefix(entry, GRPCPrefix) {
+		return CheckGRPC(entry)
 	}
 	_, err := parse(entry, true)
 	return err

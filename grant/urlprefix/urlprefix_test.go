@@ -179,6 +179,15 @@ var coversCases = []struct {
 	{"/v1/", "/v1/x", false},
 	{"ftp://api.x.com/", "ftp://api.x.com/", false},
 	{"", "", false},
+	// gRPC methods, on service and method boundaries.
+	{"grpc:/billing.Billing/Refund", "grpc:/billing.Billing/Refund", true},
+	{"grpc:/billing.Billing/", "grpc:/billing.Billing/Refund", true},
+	{"grpc:/billing.Billing/Refund", "grpc:/billing.Billing/RefundAll", false},
+	{"grpc:/billing.Billing/", "grpc:/billing.BillingAdmin/Refund", false},
+	{"grpc:/billing.Billing", "grpc:/billing.Billing/Refund", false},
+	{"grpc:/billing.Billing/", "https://billing/Refund", false},
+	{"https://billing/", "grpc:/billing.Billing/Refund", false},
+	{"grpc:/billing.Billing/Refund", "grpc:/billing.Billing/Refund/x", false},
 }
 
 func TestCovers(t *testing.T) {
@@ -216,6 +225,13 @@ func TestCheckEntry(t *testing.T) {
 		{"https://api.x.com/a/../b", `".." path segment`},
 		{"https://api.x.com/..", `".." path segment`},
 		{"https://", "empty host"},
+		{"grpc:/billing.Billing/Refund", ""},
+		{"grpc:/billing.v1.Billing/", ""},
+		{"grpc:/billing.Billing", "not grpc:/package.Service/Method"},
+		{"grpc:billing.Billing/Refund", "not grpc:/package.Service/Method"},
+		{"grpc:/billing..Billing/Refund", "not grpc:/package.Service/Method"},
+		{"grpc:/billing.Billing/Re fund", "not grpc:/package.Service/Method"},
+		{"grpc:/", "not grpc:/package.Service/Method"},
 	}
 	for _, c := range cases {
 		err := CheckEntry(c.entry)
@@ -272,6 +288,13 @@ func FuzzCovers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, entry, subject string) {
 		got := Covers(entry, subject)
+		if strings.HasPrefix(entry, GRPCPrefix) || strings.HasPrefix(subject, GRPCPrefix) {
+			// gRPC entries only cover gRPC subjects, both well formed.
+			if got && (CheckGRPC(entry) != nil || CheckGRPC(subject) != nil) {
+				t.Fatalf("Covers(%q, %q) = true on a malformed gRPC value", entry, subject)
+			}
+			return
+		}
 		if _, err := Read(entry, true); err != nil && got {
 			t.Fatalf("Covers(%q, %q) = true, but the entry does not read: %v", entry, subject, err)
 		}

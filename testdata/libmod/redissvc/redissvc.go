@@ -1,0 +1,67 @@
+// Package redissvc uses go-redis: cache commands are not effects; a push
+// onto a queue key is one where authvet.yaml configures it (libmod's
+// authvet.yaml names (*redis.Client).LPush and redis.Cmdable.XAdd).
+package redissvc
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Cache = grant.Grant{Reversibility: grant.Compensable}
+
+var Emails = grant.Grant{
+	Webhooks:      []string{"queue:emails"},
+	Reversibility: grant.Compensable,
+}
+
+type Server struct {
+	rdb *redis.Client
+	u   redis.UniversalClient
+}
+
+// Clean twin: get, set, delete, expire and a pipeline of them.
+//
+//agent:operable grant=Cache
+func (s *Server) Session(ctx context.Context, id string) (string, error) {
+	v, err := s.rdb.Get(ctx, "session:"+id).Result()
+	if err == redis.Nil {
+		b, _ := json.Marshal(map[string]string{"id": id})
+		if err := s.rdb.Set(ctx, "session:"+id, b, time.Hour).Err(); err != nil {
+			return "", err
+		}
+		return string(b), nil
+	}
+	s.rdb.Expire(ctx, "session:"+id, time.Hour)
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "hits")
+		p.Del(ctx, "stale:"+id)
+		return nil
+	})
+	return v, err
+}
+
+//agent:operable grant=Cache
+func (s *Server) Counter(ctx context.Context) (int64, error) {
+	return s.u.Incr(ctx, "counter").Result()
+}
+
+//agent:operable grant=Emails
+func (s *Server) Email(ctx context.Context, to string) error {
+	return s.rdb.LPush(ctx, "emails", to).Err()
+}
+
+//agent:operable grant=Cache
+func (s *Server) EmailFromCache(ctx context.Context, to string) error {
+	return s.rdb.LPush(ctx, "emails", to).Err() // want `EmailFromCache dispatches webhook "queue:emails"`
+}
+
+//agent:operable grant=Cache
+func (s *Server) Audit(ctx context.Context, line string) error {
+	return s.u.XAdd(ctx, &redis.XAddArgs{Stream: "audit", Values: map[string]any{"l": line}}).Err() // want `Audit dispatches webhook "queue:audit"`
+}
