@@ -86,6 +86,7 @@ func libraries() []*Library {
 		redisLibrary(),
 		natsLibrary(),
 		kafkaLibrary(),
+		squirrelLibrary(),
 	}
 }
 

@@ -1,0 +1,123 @@
+// Package squirrelsvc builds its SQL with squirrel, run through the
+// builder (RunWith(db).Exec) and through ToSql then db.ExecContext.
+package squirrelsvc
+
+import (
+	"context"
+	"database/sql"
+
+	sq "github.com/Masterminds/squirrel"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Orders = grant.Grant{
+	Writes:        []string{"orders"},
+	Reversibility: grant.Compensable,
+}
+
+var Reads = grant.Grant{Reversibility: grant.Reversible}
+
+type Server struct{ db *sql.DB }
+
+var psql = sq.StatementBuilder.PlaceholderFormat(sq.Dollar)
+
+//agent:operable grant=Orders
+func (s *Server) Create(ctx context.Context, tenant, id string) error {
+	_, err := sq.Insert("orders").Columns("tenant_id", "id").Values(tenant, id).RunWith(s.db).ExecContext(ctx)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) CreateText(ctx context.Context, tenant, id string) error {
+	q, args, err := psql.Insert("orders").Columns("tenant_id", "id").Values(tenant, id).ToSql()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, q, args...)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) Audit(ctx context.Context, tenant, id string) error {
+	_, err := sq.Insert("audit_log").Columns("tenant_id", "id").Values(tenant, id).RunWith(s.db).Exec() // want `Audit writes "audit_log"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) Close(ctx context.Context, tenant, id string) error {
+	_, err := sq.Update("orders").Set("closed", true).Where(sq.Eq{"tenant_id": tenant, "id": id}).RunWith(s.db).ExecContext(ctx)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) CloseAll(ctx context.Context) error {
+	_, err := sq.Update("orders").Set("closed", true).RunWith(s.db).ExecContext(ctx) // want `CloseAll writes every row of "orders"` `CloseAll runs a raw query on "orders" with no tenant predicate`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) Purge(ctx context.Context, tenant string, all bool) error {
+	q := sq.Delete("orders").Where("tenant_id = ?", tenant)
+	if !all {
+		q = q.Where("archived")
+	}
+	text, args, err := q.ToSql()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, text, args...)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) PurgeInvoices(ctx context.Context, tenant string) error {
+	text, args, _ := sq.Delete("invoices").Where(sq.Eq{"tenant_id": tenant}).ToSql()
+	_, err := s.db.ExecContext(ctx, text, args...) // want `PurgeInvoices writes "invoices"`
+	return err
+}
+
+// A helper of the package returns the builder.
+func ordersFor(tenant string) sq.UpdateBuilder {
+	return sq.Update("payouts").Where(sq.Eq{"tenant_id": tenant})
+}
+
+//agent:operable grant=Orders
+func (s *Server) ViaHelper(ctx context.Context, tenant string) error {
+	_, err := ordersFor(tenant).Set("paid", true).RunWith(s.db).ExecContext(ctx) // want `ViaHelper writes "payouts"`
+	return err
+}
+
+// Clean twin: a tenant-scoped read.
+//
+//agent:operable grant=Reads
+func (s *Server) List(ctx context.Context, tenant string) ([]string, error) {
+	rows, err := psql.Select("id").From("orders").Where(sq.Eq{"tenant_id": tenant}).RunWith(s.db).QueryContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+//agent:operable grant=Reads
+func (s *Server) ListAll(ctx context.Context) error {
+	_, err := sq.Select("id").From("orders").RunWith(s.db).QueryContext(ctx) // want `ListAll runs a raw query on "orders" with no tenant predicate`
+	return err
+}
+
+// A builder handed in as a parameter is out of sight.
+//
+//agent:operable grant=Orders
+func (s *Server) Run(ctx context.Context, b sq.DeleteBuilder) error {
+	_, err := b.RunWith(s.db).ExecContext(ctx) // want `Run runs SQL text that is not constant`
+	return err
+}
