@@ -87,6 +87,7 @@ func libraries() []*Library {
 		natsLibrary(),
 		kafkaLibrary(),
 		squirrelLibrary(),
+		bunLibrary(),
 	}
 }
 

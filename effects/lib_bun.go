@@ -1,0 +1,325 @@
+package effects
+
+import (
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// bun (github.com/uptrace/bun): a query is a *XxxQuery made by NewInsert,
+// NewUpdate, NewDelete, NewSelect, NewTruncateTable or NewRaw, mutated in
+// place by its builder methods (whose results are the same query), and
+// run by Exec or Scan. The run is read as the SQL text it stands for:
+//
+//   - the table is the Model's (its bun.BaseModel field's `bun:"table:..."`
+//     tag, or bun's default: the type name in snake case, plural), or the
+//     constant Table / ModelTableExpr / TableExpr;
+//   - an Update or Delete with a Where or WherePK on any path is bounded,
+//     with no Where on every path it writes every row (bun refuses that at
+//     run time unless told otherwise, but the statement is what counts);
+//   - constant Where text is kept for the tenant predicate; WhereOr,
+//     WhereGroup or a Where that is not constant ends the constant text;
+//   - NewRaw and the handles' own Exec/Query run their constant SQL.
+//
+// A query the walk cannot follow back to its New call (a parameter, a
+// field) is SQL that is not constant.
+const bunPath = "github.com/uptrace/bun"
+
+func bunLibrary() *Library {
+	const p = bunPath
+	l := &Library{
+		Name:        "bun",
+		Paths:       []string{p},
+		Modelled:    true,
+		Models:      map[string]model{},
+		IfaceModels: map[string]model{},
+		Safe: []string{p + ".*", p + "/schema.*", p + "/dialect.*", p + "/dialect/pgdialect.*", p + "/dialect/mysqldialect.*",
+			p + "/dialect/sqlitedialect.*", p + "/dialect/mssqldialect.*", p + "/driver/pgdriver.*", p + "/driver/sqliteshim.*", p + "/extra/bundebug.*"},
+		Handles:   []string{p + ".DB", p + ".Tx", p + ".Conn"},
+		TxBegins:  []string{p + ".DB.Begin", p + ".DB.BeginTx", p + ".Conn.BeginTx"},
+		TxCommits: []string{p + ".Tx.Commit", p + ".Tx.Rollback"},
+		TxHandles: []string{p + ".Tx"},
+	}
+	for _, h := range []string{"DB", "Tx", "Conn", "IDB"} {
+		m := l.Models
+		if h == "IDB" {
+			m = l.IfaceModels
+		}
+		for name, i := range map[string]int{"Exec": 1, "ExecContext": 2, "Query": 1, "QueryContext": 2, "QueryRow": 1, "QueryRowContext": 2} {
+			m[p+"."+h+"."+name] = sqlText(i)
+		}
+		m[p+"."+h+".RunInTx"] = txCallback(3) // (recv, ctx, opts, fn)
+	}
+	for _, name := range []string{"NewInsert", "NewUpdate", "NewDelete", "NewSelect", "NewTruncateTable", "NewRaw", "NewMerge", "NewValues",
+		"NewCreateTable", "NewDropTable", "NewCreateIndex", "NewDropIndex", "NewAddColumn", "NewDropColumn", "Dialect", "BeginTx", "NewCreateView", "NewDropView"} {
+		l.IfaceModels[p+".IDB."+name] = readModel // builders: the run counts
+	}
+	for _, q := range []string{"InsertQuery", "UpdateQuery", "DeleteQuery", "SelectQuery", "TruncateTableQuery", "RawQuery", "MergeQuery",
+		"DropTableQuery", "CreateTableQuery", "AddColumnQuery", "DropColumnQuery", "CreateIndexQuery", "DropIndexQuery"} {
+		for _, run := range []string{"Exec", "Scan", "Count", "ScanAndCount", "Exists", "Rows"} {
+			l.Models[p+"."+q+"."+run] = bunRun
+		}
+	}
+	return l
+}
+
+// bunQuery is what a run's query was built with.
+type bunQuery struct {
+	kind     string // NewInsert, NewUpdate, ...
+	tables   []Str
+	hasWhere bool
+	raw      Str
+	unknown  bool
+}
+
+func bunRun(c *callSite) {
+	v, fr, ok := c.value(0)
+	if !ok {
+		c.emit(Pending{Op: OpSQL, Text: unknownStr()})
+		return
+	}
+	for _, q := range c.e.bunQueries(v, fr) {
+		q.effects(c)
+	}
+	c.handOffArgs(2)
+}
+
+// bunQueries follows the query v back to the New call that made it: one
+// reading per path (a phi of two queries).
+func (e *Engine) bunQueries(v ssa.Value, fr *frame) []bunQuery {
+	var chain []ssa.Value // the query's values, newest first
+	root := v
+	for n := 0; n < maxChain; n++ {
+		if phi, ok := root.(*ssa.Phi); ok {
+			var out []bunQuery
+			for _, ed := range phi.Edges {
+				for _, q := range e.bunQueries(ed, fr) {
+					out = append(out, e.bunScan(q, chain, fr))
+				}
+				if len(out) > maxAlts {
+					return []bunQuery{{unknown: true}}
+				}
+			}
+			return out
+		}
+		chain = append(chain, root)
+		call, ok := root.(*ssa.Call)
+		if !ok {
+			return []bunQuery{{unknown: true}}
+		}
+		name, recv := bunCallee(call)
+		if name == "" {
+			return []bunQuery{{unknown: true}}
+		}
+		if strings.HasPrefix(name, "New") {
+			q := bunQuery{kind: name}
+			if name == "NewRaw" {
+				args := call.Call.Args
+				if !call.Call.IsInvoke() {
+					args = args[1:]
+				}
+				if len(args) > 0 {
+					q.raw = e.trace(args[0], fr, handleString)
+				} else {
+					q.raw = unknownStr()
+				}
+			}
+			return []bunQuery{e.bunScan(q, chain, fr)}
+		}
+		if recv == nil {
+			return []bunQuery{{unknown: true}}
+		}
+		root = recv
+	}
+	return []bunQuery{{unknown: true}}
+}
+
+// bunCallee names a bun call (a method of a query, a handle's New*), with
+// its receiver, or "".
+func bunCallee(call *ssa.Call) (string, ssa.Value) {
+	if call.Call.IsInvoke() {
+		m := call.Call.Method
+		if m.Pkg() != nil && m.Pkg().Path() == bunPath && strings.HasPrefix(m.Name(), "New") {
+			return m.Name(), nil // bun.IDB.NewInsert()
+		}
+		return "", nil
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != bunPath || fn.Signature.Recv() == nil || len(call.Call.Args) == 0 {
+		return "", nil
+	}
+	return fn.Name(), call.Call.Args[0]
+}
+
+// bunScan reads the builder calls on the query's values: those of the
+// chain, and those made on them as statements of their own (q.Where(...)
+// on a line by itself).
+func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame) bunQuery {
+	q.tables = append([]Str(nil), q.tables...)
+	seen := map[*ssa.Call]bool{}
+	for _, v := range chain {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			call, ok := r.(*ssa.Call)
+			if !ok || seen[call] {
+				continue
+			}
+			seen[call] = true
+			name, recv := bunCallee(call)
+			if name == "" || recv != v {
+				continue
+			}
+			args := call.Call.Args[1:]
+			switch name {
+			case "Model":
+				if len(args) > 0 {
+					if t, ok := bunModelTable(args[0]); ok {
+						q.tables = append(q.tables, litStr(t))
+					} else {
+						q.tables = append(q.tables, unknownStr())
+					}
+				}
+			case "Table", "ModelTableExpr", "TableExpr":
+				if len(args) > 0 {
+					s := e.trace(args[0], fr, handleString)
+					if name == "Table" && len(args) > 1 {
+						s = unknownStr() // a variadic list: several tables
+					}
+					q.tables = append(q.tables, tableWord(s))
+				}
+			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted":
+				q.hasWhere = true
+			}
+		}
+	}
+	return q
+}
+
+// tableWord keeps the table name of "orders AS o".
+func tableWord(s Str) Str {
+	ts := s.texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return unknownStr()
+	}
+	f := strings.Fields(ts[0].Text)
+	if len(f) == 0 {
+		return unknownStr()
+	}
+	return litStr(strings.Trim(f[0], `"`))
+}
+
+// bunModelTable is the table of the model handed to Model.
+func bunModelTable(v ssa.Value) (string, bool) {
+	t := pointee(v)
+	for t != nil {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return "", false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return "", false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if q := qualifiedName(f.Type()); q != bunPath+".BaseModel" && q != bunPath+"/schema.BaseModel" {
+			continue
+		}
+		tag := reflect.StructTag(st.Tag(i)).Get("bun")
+		name := ""
+		for j, part := range strings.Split(tag, ",") {
+			k, val, isOpt := strings.Cut(part, ":")
+			switch {
+			case j == 0 && !isOpt && k != "":
+				name = k
+			case isOpt && k == "table":
+				name = val
+			}
+		}
+		if name != "" {
+			return name, true
+		}
+	}
+	return bunTableName(n.Obj().Name()), true
+}
+
+// bunTableName is bun's default: Underscore, then the plural.
+func bunTableName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 && i+1 < len(s) && (isLowerASCII(s[i-1]) || isLowerASCII(s[i+1])) {
+				b.WriteByte('_')
+			}
+			b.WriteByte(c + 'a' - 'A')
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return plural(b.String())
+}
+
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// effects adds what running q does: a raw query's SQL is read like any
+// other; a builder query writes its table, as an ORM write (no tenant
+// predicate is read from it, as for gorm).
+func (q bunQuery) effects(c *callSite) {
+	if q.unknown {
+		c.unprovable("runs a bun query the analysis cannot follow back to the New call that made it",
+			"build and run the query in one function, or declare it with //agent:effect writes(...) or //agent:effect none")
+		return
+	}
+	if q.kind == "NewRaw" {
+		c.emit(Pending{Op: OpSQL, Text: q.raw})
+		return
+	}
+	kind := ""
+	switch q.kind {
+	case "NewSelect":
+		return // a read
+	case "NewInsert", "NewMerge":
+		kind = Write
+	case "NewUpdate", "NewDelete":
+		kind = Write
+		if !q.hasWhere {
+			kind = UnboundedWrite
+		}
+	case "NewTruncateTable", "NewDropTable":
+		kind = UnboundedWrite
+	default:
+		c.unprovable("runs a bun "+strings.TrimPrefix(q.kind, "New")+" query (a schema change), which the analysis does not model",
+			"declare it with //agent:effect unbounded_writes(...), or run schema changes outside the agent-operable handler")
+		return
+	}
+	if len(q.tables) == 0 {
+		c.unprovable("runs a bun query with no Model or Table the analysis can read",
+			"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
+		return
+	}
+	for _, t := range q.tables {
+		ts := t.texts()
+		if len(ts) != 1 || !ts[0].Complete || ts[0].Text == "" {
+			c.unprovable("runs a bun query whose table is not constant",
+				"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
+			continue
+		}
+		c.add(kind, ts[0].Text, TypeResolved)
+	}
+}

@@ -1,0 +1,112 @@
+// Package bunsvc uses bun with its Postgres dialect: the table comes from
+// the model's bun tag or type name, or from Table/ModelTableExpr.
+package bunsvc
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/authvet/authvet/grant"
+)
+
+type User struct {
+	bun.BaseModel `bun:"table:users,alias:u"`
+	ID            int64 `bun:",pk,autoincrement"`
+	TenantID      int64
+	Name          string
+}
+
+type OrderItem struct {
+	ID       int64 `bun:",pk"`
+	TenantID int64
+}
+
+type Invoice struct {
+	bun.BaseModel `bun:"billing_invoices"`
+	ID            int64 `bun:",pk"`
+}
+
+var Users = grant.Grant{
+	Writes:        []string{"users"},
+	Reversibility: grant.Compensable,
+}
+
+var Reads = grant.Grant{Reversibility: grant.Reversible}
+
+type Server struct{ db *bun.DB }
+
+func Open(sqldb *sql.DB) *Server { return &Server{db: bun.NewDB(sqldb, pgdialect.New())} }
+
+//agent:operable grant=Users
+func (s *Server) Create(ctx context.Context, name string) error {
+	u := &User{Name: name}
+	_, err := s.db.NewInsert().Model(u).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) Rename(ctx context.Context, u *User) error {
+	_, err := s.db.NewUpdate().Model(u).Column("name").WherePK().Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) Remove(ctx context.Context, tenant, id int64) error {
+	q := s.db.NewDelete().Model((*User)(nil))
+	q.Where("tenant_id = ?", tenant)
+	_, err := q.Where("id = ?", id).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) AddItem(ctx context.Context, tenant int64) error {
+	_, err := s.db.NewInsert().Model(&OrderItem{TenantID: tenant}).Exec(ctx) // want `AddItem writes "order_items"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) VoidInvoices(ctx context.Context) error {
+	_, err := s.db.NewUpdate().Model((*Invoice)(nil)).Set("void = true").Exec(ctx) // want `VoidInvoices writes every row of "billing_invoices"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) Truncate(ctx context.Context) error {
+	_, err := s.db.NewTruncateTable().Model((*User)(nil)).Exec(ctx) // want `Truncate writes every row of "users"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) Raw(ctx context.Context, id int64) error {
+	_, err := s.db.NewRaw("DELETE FROM sessions WHERE tenant_id = ? AND user_id = ?", 1, id).Exec(ctx) // want `Raw writes "sessions"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) ByTable(ctx context.Context, tenant int64) error {
+	_, err := s.db.NewDelete().TableExpr("audit AS a").Where("tenant_id = ?", tenant).Exec(ctx) // want `ByTable writes "audit"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) InTx(ctx context.Context, name string) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&User{Name: name}).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(&OrderItem{}).Exec(ctx) // want `InTx writes "order_items"`
+		return err
+	})
+}
+
+// Clean twin: a tenant-scoped read.
+//
+//agent:operable grant=Reads
+func (s *Server) List(ctx context.Context, tenant int64) ([]User, error) {
+	var users []User
+	err := s.db.NewSelect().Model(&users).Where("?TableAlias.tenant_id = ?", tenant).Order("id").Limit(50).Scan(ctx)
+	return users, err
+}
