@@ -804,7 +804,12 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 			if prefix := e.Opts.Client(eff.Pkg); prefix != "" {
 				// A configured SDK client: the URL it cannot read goes
 				// under the declared prefix; the method stays as proved.
-				eff.Kind, eff.Subject, eff.Reason, eff.Fix, eff.Provenance, eff.Egress = Outbound, prefix, "", "", Declared, false
+				subject := prefix
+				if strings.HasPrefix(eff.Subject, "/") {
+					// the path the SDK proves, under the declared base URL
+					subject = strings.TrimSuffix(prefix, "/") + eff.Subject
+				}
+				eff.Kind, eff.Subject, eff.Reason, eff.Fix, eff.Provenance, eff.Egress = Outbound, subject, "", "", Declared, false
 			}
 		}
 	}

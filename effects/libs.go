@@ -88,6 +88,7 @@ func libraries() []*Library {
 		kafkaLibrary(),
 		squirrelLibrary(),
 		bunLibrary(),
+		stripeLibrary(),
 	}
 }
 

@@ -41,6 +41,13 @@ func (e *Engine) resolve(p Pending) []Effect {
 	}
 	if p.Op == OpEgress {
 		egress(p.Reason, p.Fix)
+		// The path an SDK proves (Stripe's B.Call(method, "/v1/refunds",
+		// ...)) goes under the configured client's base URL.
+		if path := egressPath(p.Text); path != "" {
+			for i := range out {
+				out[i].Subject = path
+			}
+		}
 		return out
 	}
 	for _, t := range p.Text.texts() {
@@ -90,6 +97,20 @@ func (e *Engine) resolve(p Pending) []Effect {
 		}
 	}
 	return out
+}
+
+// egressPath is the constant path of an egress, up to its last segment
+// boundary when the rest is not constant, or "".
+func egressPath(s Str) string {
+	ts := s.texts()
+	if len(ts) != 1 || !strings.HasPrefix(ts[0].Text, "/") || strings.Contains(ts[0].Text, "..") {
+		return ""
+	}
+	path := ts[0].Text
+	if !ts[0].Complete {
+		path = path[:strings.LastIndex(path, "/")+1]
+	}
+	return path
 }
 
 func constantMethod(s Str) string {
