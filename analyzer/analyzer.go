@@ -350,18 +350,30 @@ func (a *run) reportf(n ast.Node, category, format string, args ...any) {
 // would silently drop every effect through the real one.
 func checkSinks(pass *analysis.Pass, cfg *config.Config) error {
 	for _, s := range cfg.Sinks {
+		// In the package that declares it, or in a package of the module
+		// that imports it (under go vet, a dependency's pass does not
+		// read the module's authvet.yaml).
+		pkg := pass.Pkg
 		if s.PkgPath != pass.Pkg.Path() {
-			continue
+			pkg = nil
+			for _, imp := range pass.Pkg.Imports() {
+				if imp.Path() == s.PkgPath {
+					pkg = imp
+				}
+			}
+			if pkg == nil {
+				continue
+			}
 		}
 		var fn *types.Func
 		if s.Recv == "" {
-			fn, _ = pass.Pkg.Scope().Lookup(s.Name).(*types.Func)
-		} else if tn, ok := pass.Pkg.Scope().Lookup(s.Recv).(*types.TypeName); ok {
+			fn, _ = pkg.Scope().Lookup(s.Name).(*types.Func)
+		} else if tn, ok := pkg.Scope().Lookup(s.Recv).(*types.TypeName); ok {
 			t := tn.Type()
 			if !types.IsInterface(t) {
 				t = types.NewPointer(t) // methods of either receiver, promoted ones too
 			}
-			obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, s.Name)
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, s.Name)
 			fn, _ = obj.(*types.Func)
 		}
 		where := fmt.Sprintf("%s:%d", cfg.Path, s.Line)

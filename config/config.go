@@ -427,7 +427,7 @@ func (p *parser) sinks(v *yaml.Node) ([]Sink, error) {
 			return nil, p.errorf(e.Line, "sinks: %s: method and safe apply to outbound sinks only", s.Func)
 		}
 		if hasSubject && s.Effect == EffectOutbound {
-			if _, err := urlprefix.Read(s.Subject, true); err != nil {
+			if err := urlprefix.CheckEntry(s.Subject); err != nil { // a URL, "alias:NAME" or "grpc:/pkg.Service/Method"
 				return nil, p.errorf(e.Line, "sinks: %s: subject %q: %v", s.Func, s.Subject, err)
 			}
 		}

@@ -32,6 +32,8 @@ sinks:
     subject: "https://api.github.com/graphql"
     safe: true
   - {func: example.com/shop/cache.Set, effect: none}
+  - {func: github.com/redis/go-redis/v9.Cmdable.LPush, effect: outbound, subject: "alias:redis"}
+  - {func: example.com/shop/billing.Client.Refund, effect: outbound, subject: "grpc:/billing.v1.Billing/Refund"}
 clients:
   - packages: [github.com/stripe/stripe-go/v82/..., example.com/pay]
     outbound: "https://api.stripe.com/"
@@ -65,11 +67,15 @@ func TestParseFull(t *testing.T) {
 			PkgPath: "github.com/shurcooL/githubv4", Recv: "Client", Name: "Query", PtrRecv: true},
 		{Func: "example.com/shop/cache.Set", Effect: "none", SubjectArg: -1, Line: 22,
 			PkgPath: "example.com/shop/cache", Name: "Set"},
+		{Func: "github.com/redis/go-redis/v9.Cmdable.LPush", Effect: "outbound", SubjectArg: -1, Line: 23, Subject: "alias:redis",
+			PkgPath: "github.com/redis/go-redis/v9", Recv: "Cmdable", Name: "LPush"},
+		{Func: "example.com/shop/billing.Client.Refund", Effect: "outbound", SubjectArg: -1, Line: 24, Subject: "grpc:/billing.v1.Billing/Refund",
+			PkgPath: "example.com/shop/billing", Recv: "Client", Name: "Refund"},
 	}
 	if !reflect.DeepEqual(c.Sinks, want) {
 		t.Errorf("Sinks =\n%+v\nwant\n%+v", c.Sinks, want)
 	}
-	wantClients := []Client{{Packages: []string{"github.com/stripe/stripe-go/v82/...", "example.com/pay"}, Outbound: "https://api.stripe.com/", Line: 24}}
+	wantClients := []Client{{Packages: []string{"github.com/stripe/stripe-go/v82/...", "example.com/pay"}, Outbound: "https://api.stripe.com/", Line: 26}}
 	if !reflect.DeepEqual(c.Clients, wantClients) {
 		t.Errorf("Clients =\n%+v\nwant\n%+v", c.Clients, wantClients)
 	}
@@ -195,6 +201,8 @@ func TestParseErrors(t *testing.T) {
 			`sinks: safe: expected true or false`},
 		{"sink outbound subject not a URL", "sinks:\n  - func: a/b.C\n    effect: outbound\n    subject: api.example\n", 2,
 			`sinks: a/b.C: subject "api.example"`},
+		{"sink outbound subject a malformed gRPC method", "sinks:\n  - func: a/b.C\n    effect: outbound\n    subject: grpc:/billing.Billing\n", 2,
+			`sinks: a/b.C: subject "grpc:/billing.Billing": gRPC entry`},
 		{"clients not a list", "clients: x\n", 1, "clients: expected a list of clients"},
 		{"client unknown key", "clients:\n  - packages: [a/b]\n    outbound: https://x.example/\n    url: y\n", 4,
 			`unknown key "url" in clients (valid keys: packages, outbound)`},

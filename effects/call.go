@@ -200,6 +200,12 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		e.configuredSink(s, c)
 		return
 	}
+	for _, shape := range lib().callShapes {
+		if md := shape(obj); md != nil {
+			md(c)
+			return
+		}
+	}
 	if len(e.Opts.Sinks) > 0 && obj.Signature().Recv() != nil && len(args) > 0 {
 		for _, k := range promotedKeys(obj, args[0]) {
 			if s, ok := e.Opts.Sinks[k]; ok {
@@ -948,8 +954,8 @@ func (e *Engine) configuredSink(s Sink, c *callSite) {
 		op = OpSQL
 	case Outbound:
 		op = OpURL
-		if strings.HasPrefix(s.Subject, urlprefix.GRPCPrefix) {
-			op = OpSubject // a gRPC method, read as such
+		if strings.HasPrefix(s.Subject, urlprefix.GRPCPrefix) || strings.HasPrefix(s.Subject, urlprefix.AliasPrefix) {
+			op = OpSubject // a gRPC method or an alias, compared as written
 		}
 	}
 	p := Pending{Op: op, Kind: s.Effect, Safe: s.Safe}

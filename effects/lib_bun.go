@@ -16,9 +16,9 @@ import (
 //   - the table is the Model's (its bun.BaseModel field's `bun:"table:..."`
 //     tag, or bun's default: the type name in snake case, plural), or the
 //     constant Table / ModelTableExpr / TableExpr;
-//   - an Update or Delete with a Where or WherePK on any path is bounded,
-//     with no Where on every path it writes every row (bun refuses that at
-//     run time unless told otherwise, but the statement is what counts);
+//   - an Update or Delete writes every row on a path where no Where or
+//     WherePK ran on it before the run (bun refuses that at run time
+//     unless told otherwise, but the statement is what counts);
 //   - constant Where text is kept for the tenant predicate; WhereOr,
 //     WhereGroup or a Where that is not constant ends the constant text;
 //   - NewRaw and the handles' own Exec/Query run their constant SQL.
@@ -80,7 +80,7 @@ func bunRun(c *callSite) {
 		c.emit(Pending{Op: OpSQL, Text: unknownStr()})
 		return
 	}
-	for _, q := range c.e.bunQueries(v, fr) {
+	for _, q := range c.e.bunQueries(v, fr, callInstrAt(v, c.pos)) {
 		q.effects(c)
 	}
 	c.handOffArgs(2)
@@ -88,15 +88,15 @@ func bunRun(c *callSite) {
 
 // bunQueries follows the query v back to the New call that made it: one
 // reading per path (a phi of two queries).
-func (e *Engine) bunQueries(v ssa.Value, fr *frame) []bunQuery {
+func (e *Engine) bunQueries(v ssa.Value, fr *frame, run ssa.Instruction) []bunQuery {
 	var chain []ssa.Value // the query's values, newest first
 	root := v
 	for n := 0; n < maxChain; n++ {
 		if phi, ok := root.(*ssa.Phi); ok {
 			var out []bunQuery
 			for _, ed := range phi.Edges {
-				for _, q := range e.bunQueries(ed, fr) {
-					out = append(out, e.bunScan(q, chain, fr))
+				for _, q := range e.bunQueries(ed, fr, run) {
+					out = append(out, e.bunScan(q, chain, fr, run))
 				}
 				if len(out) > maxAlts {
 					return []bunQuery{{unknown: true}}
@@ -126,7 +126,7 @@ func (e *Engine) bunQueries(v ssa.Value, fr *frame) []bunQuery {
 					q.raw = unknownStr()
 				}
 			}
-			return []bunQuery{e.bunScan(q, chain, fr)}
+			return []bunQuery{e.bunScan(q, chain, fr, run)}
 		}
 		if recv == nil {
 			return []bunQuery{{unknown: true}}
@@ -156,7 +156,7 @@ func bunCallee(call *ssa.Call) (string, ssa.Value) {
 // bunScan reads the builder calls on the query's values: those of the
 // chain, and those made on them as statements of their own (q.Where(...)
 // on a line by itself).
-func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame) bunQuery {
+func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instruction) bunQuery {
 	q.tables = append([]Str(nil), q.tables...)
 	seen := map[*ssa.Call]bool{}
 	for _, v := range chain {
@@ -193,7 +193,11 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame) bunQuery {
 					q.tables = append(q.tables, tableWord(s))
 				}
 			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted":
-				q.hasWhere = true
+				// bounded only where the Where runs before the run on
+				// every path to it
+				if run != nil && dominates(call, run) {
+					q.hasWhere = true
+				}
 			}
 		}
 	}

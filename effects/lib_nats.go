@@ -86,15 +86,7 @@ func (c *callSite) fieldStr(i int, name string) Str {
 		}
 	}
 	// The call itself reads the struct it is handed.
-	var except ssa.Instruction
-	if refs := b.v.Referrers(); refs != nil {
-		for _, r := range *refs {
-			if ci, ok := r.(ssa.CallInstruction); ok && ci.Pos() == c.pos {
-				except = r
-			}
-		}
-	}
-	done, up, ok := c.e.fieldsOf(b, []int{idx}, except)
+	done, up, ok := c.e.fieldsOf(b, []int{idx}, callInstrAt(b.v, c.pos))
 	if !ok || len(up) > 0 || len(done) == 0 {
 		return unknownStr()
 	}

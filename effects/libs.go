@@ -55,6 +55,9 @@ type Library struct {
 	// interface is called (a generated gRPC client stub), when no concrete
 	// value behind it is in sight: the model of a call through it, or nil.
 	Shapes []func(m *types.Func) model
+	// CallShapes recognise a function or method by its shape (a
+	// generated ent builder's Save): the model of a call to it, or nil.
+	CallShapes []func(fn *types.Func) model
 
 	TxBegins  []string // FuncKeys that begin a transaction
 	TxCommits []string // FuncKeys (or "pkgpath.Iface.Method") that end one
@@ -87,8 +90,10 @@ func libraries() []*Library {
 		natsLibrary(),
 		kafkaLibrary(),
 		squirrelLibrary(),
+		entLibrary(),
 		bunLibrary(),
 		stripeLibrary(),
+		awsLibrary(),
 	}
 }
 
@@ -110,6 +115,7 @@ type registry struct {
 	txHandles           map[string]bool
 	modelledPaths       []string
 	shapes              []func(m *types.Func) model
+	callShapes          []func(fn *types.Func) model
 }
 
 var (
@@ -167,6 +173,7 @@ func buildRegistry() *registry {
 		set(r.txHandles, l.TxHandles)
 		r.sinkIfaces = append(r.sinkIfaces, l.SinkIfaces...)
 		r.shapes = append(r.shapes, l.Shapes...)
+		r.callShapes = append(r.callShapes, l.CallShapes...)
 		if l.Modelled {
 			r.modelledPaths = append(r.modelledPaths, l.Paths...)
 		}
@@ -348,7 +355,7 @@ func (c *callSite) value(i int) (ssa.Value, *frame, bool) {
 // emit adds a site of this call.
 func (c *callSite) emit(p Pending) {
 	p.Pos, p.Module = c.e.pos(c.pos), c.e.Module
-	if p.Op == OpURL || p.Op == OpEgress {
+	if (p.Op == OpURL || p.Op == OpEgress) && p.Pkg == "" {
 		p.Pkg = c.pkgPath()
 	}
 	c.e.emit(p, c.out)

@@ -72,6 +72,10 @@ func (e *Engine) resolve(p Pending) []Effect {
 				out[i].Method, out[i].Safe = constantMethod(p.Method), p.Safe
 			}
 		case OpSubject:
+			if p.Kind == Outbound && strings.HasPrefix(t.Text, urlprefix.AliasPrefix) && t.Complete {
+				add(Outbound, t.Text) // a configured sink's alias
+				continue
+			}
 			if p.Kind == Outbound {
 				// A gRPC call: the subject is the method's full name.
 				subject := t.Text

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -96,10 +97,21 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var findings []finding
+	causes := map[string]bool{}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			if len(act.Package.Errors) == 0 { // those were printed already
-				fmt.Fprintf(stderr, "authvet: %s: %v\n", act.Package.PkgPath, act.Err)
+				if strings.Contains(act.Err.Error(), "failed prerequisites") {
+					// A dependency's pass failed (a configured sink that
+					// package does not have): say what failed, once.
+					for dep := range graph.All() {
+						if dep.Err != nil && !strings.Contains(dep.Err.Error(), "failed prerequisites") {
+							causes[dep.Err.Error()] = true
+						}
+					}
+				} else {
+					fmt.Fprintf(stderr, "authvet: %s: %v\n", act.Package.PkgPath, act.Err)
+				}
 				status = 2
 			}
 			continue
@@ -107,6 +119,9 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		for _, d := range act.Diagnostics {
 			findings = append(findings, newFinding(act.Package, d, root))
 		}
+	}
+	for _, c := range slices.Sorted(maps.Keys(causes)) {
+		fmt.Fprintf(stderr, "authvet: %s\n", c)
 	}
 	findings = sortFindings(findings)
 	switch *format {

@@ -213,6 +213,20 @@ func TestBadInput(t *testing.T) {
 			want: "authvet.yaml:2: sink example.com/m.Enqeue: package example.com/m has no such function or method",
 		},
 		{
+			// Another module's package: checked where the module imports
+			// it, reported as the config's line, not as "failed
+			// prerequisites".
+			name: "sink names nothing in a dependency",
+			files: map[string]string{
+				"go.mod":       "module example.com/m\n\ngo 1.26\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+				"m.go":         "package m\n\nimport \"example.com/dep\"\n\nfunc F() { dep.Publish(\"x\") }\n",
+				"dep/go.mod":   "module example.com/dep\n\ngo 1.26\n",
+				"dep/dep.go":   "package dep\n\nfunc Publish(topic string) {}\n",
+				"authvet.yaml": "sinks:\n  - func: example.com/dep.Publsh\n    effect: webhook\n    subject_arg: 0\n",
+			},
+			want: "authvet.yaml:2: sink example.com/dep.Publsh: package example.com/dep has no such function or method",
+		},
+		{
 			name: "sink argument out of range",
 			files: map[string]string{
 				"go.mod":       "module example.com/m\n\ngo 1.26\n",
@@ -243,7 +257,7 @@ func TestBadInput(t *testing.T) {
 			if code != 2 {
 				t.Errorf("exit %d, want 2; stderr:\n%s", code, errOut)
 			}
-			if !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine ") {
+			if !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine ") || strings.Contains(errOut, "failed prerequisites") {
 				t.Errorf("stderr:\n%s\nwant it to contain %q and no panic", errOut, tt.want)
 			}
 		})

@@ -62,6 +62,16 @@ func (s *Server) Remove(ctx context.Context, tenant, id int64) error {
 }
 
 //agent:operable grant=Users
+func (s *Server) RemoveSome(ctx context.Context, tenant int64, one bool) error {
+	q := s.db.NewDelete().Model((*User)(nil))
+	if one {
+		q.Where("tenant_id = ?", tenant)
+	}
+	_, err := q.Exec(ctx) // want `RemoveSome writes every row of "users"`
+	return err
+}
+
+//agent:operable grant=Users
 func (s *Server) AddItem(ctx context.Context, tenant int64) error {
 	_, err := s.db.NewInsert().Model(&OrderItem{TenantID: tenant}).Exec(ctx) // want `AddItem writes "order_items"`
 	return err

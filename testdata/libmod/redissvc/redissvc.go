@@ -65,3 +65,8 @@ func (s *Server) EmailFromCache(ctx context.Context, to string) error {
 func (s *Server) Audit(ctx context.Context, line string) error {
 	return s.u.XAdd(ctx, &redis.XAddArgs{Stream: "audit", Values: map[string]any{"l": line}}).Err() // want `Audit dispatches webhook "queue:audit"`
 }
+
+//agent:operable grant=Cache
+func (s *Server) Announce(ctx context.Context, msg string) error {
+	return s.rdb.Publish(ctx, "news", msg).Err() // want `Announce calls out to "alias:redis-pubsub"`
+}

@@ -3,13 +3,15 @@
 // The race run repeats the same analysis over the same libraries: this
 // test runs in the plain run only.
 
-package analyzer_test
+package realtest_test
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"strings"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
@@ -26,7 +28,7 @@ func TestRealLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads the pinned libraries: not in -short mode")
 	}
-	dir, err := filepath.Abs("../testdata/libmod")
+	dir, err := filepath.Abs("../../testdata/libmod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,4 +43,16 @@ func TestRealLibraries(t *testing.T) {
 	}
 	defer analyzer.Analyzer.Flags.Set("config", "")
 	analysistest.Run(factsAsWanted{t}, dir, analyzer.Analyzer, "./...")
+}
+
+// factsAsWanted: every function's summary is a fact, and spelling each
+// one out would drown the diagnostics the fixtures are about; every
+// diagnostic is still checked.
+type factsAsWanted struct{ *testing.T }
+
+func (f factsAsWanted) Errorf(format string, args ...any) {
+	if strings.Contains(format, "unexpected %s") && len(args) >= 2 && args[1] == "fact" {
+		return
+	}
+	f.T.Errorf(format, args...)
 }

@@ -1,0 +1,241 @@
+package effects
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ent (entgo.io/ent): the client is generated into the module, and its
+// builders are recognised by shape: a type <Entity><Op> of a package that
+// imports entgo.io/ent/dialect/sql/sqlgraph. Running one is modelled
+// rather than walked, so the generated plumbing (hooks, interceptors,
+// the sqlgraph and dialect layers) is not:
+//
+//   - Create, CreateBulk, an upsert, UpdateOne and DeleteOne write the
+//     entity's table: the generated <entity>.Table constant;
+//   - Update and Delete write it too, and every row of it on a path where
+//     no Where was called on the builder before the run;
+//   - <Entity>Client makes builders, and queries, selects and group-bys
+//     read; the generated Client.Tx and Tx.Commit/Rollback begin and end
+//     a transaction.
+//
+// Hooks and interceptors registered on the client (schema Hooks, Use,
+// Intercept) run on every mutation of every handler, like a database
+// trigger: they are not attributed to the handler (README).
+const (
+	entPath      = "entgo.io/ent"
+	entGraphPath = "entgo.io/ent/dialect/sql/sqlgraph"
+)
+
+func entLibrary() *Library {
+	return &Library{
+		Name:     "ent",
+		Paths:    []string{entPath},
+		Modelled: true,
+		Safe:     []string{entPath + ".*", entPath + "/schema.*", entPath + "/schema/field.*", entPath + "/schema/edge.*", entPath + "/schema/index.*", entPath + "/schema/mixin.*", entPath + "/dialect.*", entPath + "/dialect/sql.*", entPath + "/dialect/sql/sqljson.*", entGraphPath + ".*"},
+		// A mutation hook or interceptor is the client's middleware.
+		BenignIfaces: []string{entPath + ".Mutator", entPath + ".Querier", entPath + ".Interceptor", entPath + ".Traverser", entPath + ".Hook", entPath + ".Value", entPath + ".Mutation"},
+		CallShapes:   []func(*types.Func) model{entShape},
+	}
+}
+
+// entOps maps a generated builder's type suffix to what running it does.
+var entOps = []struct {
+	suffix, op string
+}{
+	{"CreateBulk", "create"}, {"UpsertBulk", "create"}, {"UpsertOne", "create"}, {"Create", "create"},
+	{"UpdateOne", "one"}, {"DeleteOne", "one"}, {"Update", "many"}, {"Delete", "many"},
+}
+
+// entRuns are the methods that run a builder.
+var entRuns = map[string]bool{"Save": true, "SaveX": true, "Exec": true, "ExecX": true, "ID": true, "IDX": true, "Ignore": false}
+
+// entShape recognises a method of a generated ent client: a builder's
+// run, or the generated Tx's Commit and Rollback.
+func entShape(fn *types.Func) model {
+	recv := fn.Signature().Recv()
+	if recv == nil || fn.Pkg() == nil || !importsPath(fn.Pkg(), entGraphPath) {
+		return nil
+	}
+	name := typeName(recv.Type())
+	if name == "Tx" && (fn.Name() == "Commit" || fn.Name() == "Rollback") {
+		return readModel // ends the transaction (the hooks run by it are the client's)
+	}
+	switch {
+	case name == "Client" && (fn.Name() == "Tx" || fn.Name() == "BeginTx"):
+		return readModel // begins a transaction
+	case strings.HasSuffix(name, "Client") && name != "Client" && fn.Exported(),
+		strings.HasSuffix(name, "Query"), strings.HasSuffix(name, "Select"), strings.HasSuffix(name, "GroupBy"):
+		// <Entity>Client makes builders and reads; a query, select or
+		// group-by only reads.
+		return entRead
+	}
+	if !entRuns[fn.Name()] {
+		return nil
+	}
+	for _, o := range entOps {
+		entity, ok := strings.CutSuffix(name, o.suffix)
+		if !ok || entity == "" {
+			continue
+		}
+		table, ok := entTable(fn.Pkg(), entity)
+		op := o.op
+		return func(c *callSite) {
+			if !ok {
+				c.unprovable("runs the ent builder "+name+", whose entity package has no constant Table",
+					"regenerate the ent client, or declare the call with //agent:effect writes(...)")
+				return
+			}
+			kind := Write
+			if op == "many" && !c.e.entWhereOnEveryPath(c) {
+				kind = UnboundedWrite
+			}
+			c.add(kind, table, TypeResolved)
+		}
+	}
+	return nil
+}
+
+// entRead reads: what it is handed counts at the call, except the
+// generated predicates (order.TenantID(1)), which only add to the
+// query's WHERE in ent's own dialect layer.
+func entRead(c *callSite) {
+	args := make([]binding, len(c.args))
+	for i, a := range c.args {
+		if t := bindingType(a); t != nil && !isEntPredicate(t) {
+			args[i] = a
+		}
+	}
+	c.e.handOff(c.fn, args, c.pos, c.fr, c.out)
+}
+
+// isEntPredicate reports whether t is a generated predicate type (or a
+// slice of them): a named func type of a package named predicate.
+func isEntPredicate(t types.Type) bool {
+	if s, ok := t.(*types.Slice); ok {
+		t = s.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Name() == "predicate"
+}
+
+// importsPath reports whether pkg imports path directly.
+func importsPath(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return false
+}
+
+// entTable is the Table constant of the entity's generated package (the
+// client package's import named after the entity, in lower case).
+func entTable(pkg *types.Package, entity string) (string, bool) {
+	want := strings.ToLower(entity)
+	for _, imp := range pkg.Imports() {
+		if imp.Name() != want || !strings.HasPrefix(imp.Path(), pkg.Path()+"/") {
+			continue
+		}
+		if c, ok := imp.Scope().Lookup("Table").(*types.Const); ok && c.Val().Kind() == constant.String {
+			return constant.StringVal(c.Val()), true
+		}
+	}
+	return "", false
+}
+
+// entWhereOnEveryPath reports whether, on every path to this run, Where
+// was called on the builder it runs: in its chain, or as a statement of
+// its own on one of the chain's values before the run.
+func (e *Engine) entWhereOnEveryPath(c *callSite) bool {
+	v, _, ok := c.value(0)
+	if !ok {
+		return false // built by a caller: its Where is out of sight
+	}
+	run := callInstrAt(v, c.pos)
+	return entWhere(v, run, 0)
+}
+
+func entWhere(v ssa.Value, run ssa.Instruction, depth int) bool {
+	if depth > maxChain {
+		return false
+	}
+	if phi, ok := v.(*ssa.Phi); ok {
+		for _, ed := range phi.Edges {
+			if !entWhere(ed, run, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	// A Where called on v before the run, on every path to it.
+	if refs := v.Referrers(); refs != nil && run != nil {
+		for _, r := range *refs {
+			call, ok := r.(*ssa.Call)
+			if !ok || call == run {
+				continue
+			}
+			if fn := call.Call.StaticCallee(); fn != nil && fn.Name() == "Where" && len(call.Call.Args) > 1 && call.Call.Args[0] == v && dominates(call, run) {
+				if !emptyVariadic(call.Call.Args[1]) {
+					return true
+				}
+			}
+		}
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || len(call.Call.Args) == 0 {
+		return false
+	}
+	if fn.Name() == "Where" && len(call.Call.Args) > 1 && !emptyVariadic(call.Call.Args[1]) {
+		return true
+	}
+	if types.Identical(fn.Signature.Recv().Type(), call.Type()) {
+		return entWhere(call.Call.Args[0], run, depth+1) // a setter returning its builder
+	}
+	return false // the builder's origin: Update(), Delete()
+}
+
+// emptyVariadic reports whether v is the nil slice of a variadic call
+// with no arguments.
+func emptyVariadic(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// dominates reports whether instruction a runs before b on every path to b.
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		for _, in := range a.Block().Instrs {
+			if in == a {
+				return true
+			}
+			if in == b {
+				return false
+			}
+		}
+		return false
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// callInstrAt is the call instruction at pos among v's referrers, or nil.
+func callInstrAt(v ssa.Value, pos token.Pos) ssa.Instruction {
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		if ci, ok := r.(ssa.CallInstruction); ok && ci.Pos() == pos {
+			return r
+		}
+	}
+	return nil
+}
