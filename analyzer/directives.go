@@ -103,6 +103,18 @@ func (a *run) readDirectives() {
 						a.reportf(c, "directive", "agent authority: //agent:effect must sit on the line directly above one statement, or trail it on its line")
 						continue
 					}
+					// Above `if _, err := f(); err != nil {`, the hatch covers
+					// the if's init statement: the call, not the blocks.
+					switch st := stmt.(type) {
+					case *ast.IfStmt:
+						if st.Init != nil {
+							stmt = st.Init
+						}
+					case *ast.SwitchStmt:
+						if st.Init != nil {
+							stmt = st.Init
+						}
+					}
 					if what := blockLike(stmt); what != "" {
 						a.reportf(c, "directive", "agent authority: //agent:effect on %s would take every effect inside it out of the ledger; annotate the statement that has the effect, or move the block into a function and annotate the call", what)
 						continue

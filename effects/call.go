@@ -192,12 +192,13 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	defer e.shallower()
 	key := FuncKey(obj)
 	c := &callSite{e: e, fn: obj, args: args, pos: pos, fr: fr, out: out}
-	if m := lib().models[key]; m != nil {
-		m(c)
+	if s, ok := e.Opts.Sinks[key]; ok {
+		// The user's configuration wins over authvet's own model.
+		e.configuredSink(s, c)
 		return
 	}
-	if s, ok := e.Opts.Sinks[key]; ok {
-		e.configuredSink(s, c)
+	if m := lib().models[key]; m != nil {
+		m(c)
 		return
 	}
 	for _, shape := range lib().callShapes {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -22,16 +23,21 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	static := qualifiedName(c.Value.Type())
 	recv := binding{v: c.Value, fr: fr}
 	args := bind(c.Args, fr)
-	for _, name := range []string{decl, static} {
-		if md := lib().ifaceModels[name+"."+m.Name()]; md != nil && name != "" {
-			md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+	for _, name := range embeddedIfaces(c.Value.Type(), decl, len(e.Opts.Sinks) > 0) {
+		// A sink configured on the interface method: whatever the value.
+		// The user's configuration wins over authvet's own model.
+		if s, ok := e.Opts.Sinks[name+"."+m.Name()]; ok {
+			e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
 			return
 		}
 	}
-	for _, name := range embeddedIfaces(c.Value.Type(), decl, len(e.Opts.Sinks) > 0) {
-		// A sink configured on the interface method: whatever the value.
-		if s, ok := e.Opts.Sinks[name+"."+m.Name()]; ok {
-			e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+	if s, ok := e.librarySink(m); ok {
+		e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+		return
+	}
+	for _, name := range []string{decl, static} {
+		if md := lib().ifaceModels[name+"."+m.Name()]; md != nil && name != "" {
+			md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
 			return
 		}
 	}
@@ -382,4 +388,27 @@ func embeddedIfaces(t types.Type, decl string, any bool) []string {
 		names = append(names, decl)
 	}
 	return names
+}
+
+// librarySink finds a sink configured on a concrete method of a modelled
+// library's package for a call through one of that package's
+// interfaces: redis.Pipeliner.LPush runs the configured
+// (*redis.Client).LPush (or cmdable.LPush), since the library's own types
+// implement its interfaces.
+func (e *Engine) librarySink(m *types.Func) (Sink, bool) {
+	if len(e.Opts.Sinks) == 0 || m.Pkg() == nil || !lib().modelled(m.Pkg().Path()) {
+		return Sink{}, false
+	}
+	prefix, suffix := m.Pkg().Path()+".", "."+m.Name()
+	var keys []string
+	for k := range e.Opts.Sinks {
+		if strings.HasPrefix(k, prefix) && strings.HasSuffix(k, suffix) && strings.Count(k[len(prefix):], ".") == 1 {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return Sink{}, false
+	}
+	slices.Sort(keys)
+	return e.Opts.Sinks[keys[0]], true
 }

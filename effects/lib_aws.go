@@ -3,6 +3,8 @@ package effects
 import (
 	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // aws-sdk-go-v2: an operation of a service client, (*s3.Client).PutObject
@@ -41,6 +43,14 @@ func awsOperation(fn *types.Func) model {
 	}
 	pkg := fn.Pkg().Path()
 	return func(c *callSite) {
+		if len(c.args) > 3 && !nilArg(c.args[3]) { // (recv, ctx, params, optFns)
+			// Per-call options may set BaseEndpoint, Region or the
+			// endpoint resolver: the declared endpoint does not hold.
+			c.egress("calls the AWS operation "+shortFunc(fn)+" with per-call options, which may change its endpoint",
+				"set the endpoint where the client is made, and declare it under clients in authvet.yaml, or declare the call with //agent:effect outbound(\"...\")")
+			c.handOffArgs(2)
+			return
+		}
 		p := Pending{Op: OpEgress, Pkg: pkg,
 			Reason: "calls the AWS operation " + shortFunc(fn) + ", whose endpoint is runtime configuration",
 			Fix:    "declare the service's endpoint for " + pkg + " under clients in authvet.yaml, or declare the call with //agent:effect outbound(\"...\")"}
@@ -50,4 +60,11 @@ func awsOperation(fn *types.Func) model {
 		c.emit(p)
 		c.handOffArgs(2)
 	}
+}
+
+// nilArg reports whether b is the nil slice of a variadic call with no
+// arguments.
+func nilArg(b binding) bool {
+	c, ok := b.v.(*ssa.Const)
+	return ok && c.IsNil()
 }

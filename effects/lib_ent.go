@@ -200,7 +200,9 @@ func entWhere(v ssa.Value, run ssa.Instruction, depth int) bool {
 	if types.Identical(fn.Signature.Recv().Type(), call.Type()) {
 		return entWhere(call.Call.Args[0], run, depth+1) // a setter returning its builder
 	}
-	return false // the builder's origin: Update(), Delete()
+	// The builder's origin: Update() or Delete() are unbounded; a
+	// builder made for one row (DeleteOneID) is bounded by it.
+	return strings.HasSuffix(fn.Name(), "OneID") || strings.HasSuffix(fn.Name(), "One")
 }
 
 // emptyVariadic reports whether v is the nil slice of a variadic call

@@ -33,6 +33,9 @@ func grpcLibrary() *Library {
 			p + ".ClientConnInterface.NewStream": newStream,
 		},
 		Shapes: []func(*types.Func) model{grpcStub},
+		// Sending and receiving on a stream is the RPC counted where
+		// NewStream opened it.
+		BenignIfaces: []string{p + ".ClientStream", p + ".ClientStreamingClient", p + ".ServerStreamingClient", p + ".BidiStreamingClient"},
 	}
 }
 

@@ -1,5 +1,12 @@
 package effects
 
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
 // go-redis (github.com/redis/go-redis/v9): a command reads or writes the
 // cache, which is not an effect in authvet's vocabulary (SPEC §4), so
 // every call is effect-free, with what it is handed counting at the call
@@ -14,8 +21,10 @@ const redisPath = "github.com/redis/go-redis/v9"
 
 func redisLibrary() *Library {
 	const p = redisPath
-	return &Library{
+	l := &Library{
 		Name:         "go-redis",
+		Models:       map[string]model{},
+		IfaceModels:  map[string]model{},
 		Paths:        []string{p},
 		Modelled:     true,
 		Safe:         []string{p + ".*"},
@@ -23,4 +32,73 @@ func redisLibrary() *Library {
 		// A hook runs on every later command of the client.
 		KeepsInRecv: map[string]int{p + ".hooksMixin.AddHook": 0},
 	}
+	for _, r := range []string{"cmdable", "Pipeline"} {
+		l.Models[p+"."+r+".Do"] = redisDo
+	}
+	for _, i := range []string{"Cmdable", "UniversalClient", "Pipeliner"} {
+		l.IfaceModels[p+"."+i+".Do"] = redisDo
+	}
+	for _, f := range []string{"Eval", "EvalSha", "EvalRO", "EvalShaRO", "FCall", "FCallRO"} {
+		l.Models[p+".cmdable."+f] = redisScript
+		l.Models[p+".Script.Run"] = redisScript
+		l.Models[p+".Script.RunRO"] = redisScript
+		l.IfaceModels[p+".Cmdable."+f] = redisScript
+		l.IfaceModels[p+".ScriptingFunctionsCmdable."+f] = redisScript
+	}
+	return l
+}
+
+// redisSinks lists the configured sinks on the library's methods.
+func (e *Engine) redisSinks() []string {
+	var names []string
+	for k := range e.Opts.Sinks {
+		if rest, ok := strings.CutPrefix(k, redisPath+"."); ok {
+			names = append(names, rest[strings.LastIndex(rest, ".")+1:])
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// redisDo is Do(ctx, args...): a command by name. Where a command is
+// configured as a sink, Do must not be a way around it: a constant
+// command that is not configured is a cache command; any other is
+// unprovable.
+func redisDo(c *callSite) {
+	sinks := c.e.redisSinks()
+	if len(sinks) == 0 {
+		c.handOffArgs(1)
+		return
+	}
+	cmd := ""
+	if v, _, ok := c.value(2); ok {
+		if els := sliceElems(v); len(els) > 0 {
+			first := els[0]
+			if mi, ok := first.(*ssa.MakeInterface); ok {
+				first = mi.X
+			}
+			if ts := c.e.trace(first, c.fr, handleString).texts(); len(ts) == 1 && ts[0].Complete {
+				cmd = ts[0].Text
+			}
+		}
+	}
+	for _, s := range sinks {
+		if cmd == "" || strings.EqualFold(cmd, s) {
+			c.unprovable("runs a Redis command through Do while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
+				"call the command's own method, or declare the statement with //agent:effect")
+			return
+		}
+	}
+	c.handOffArgs(1) // the receiver is the library's own plumbing
+}
+
+// redisScript is Eval, EvalSha, EvalRO, FCall: a script may run any
+// command, a configured one too.
+func redisScript(c *callSite) {
+	if sinks := c.e.redisSinks(); len(sinks) > 0 {
+		c.unprovable("runs a Redis script, which may run a command configured as a sink ("+strings.Join(sinks, ", ")+")",
+			"declare the statement with //agent:effect")
+		return
+	}
+	c.handOffArgs(1)
 }

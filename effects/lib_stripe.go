@@ -15,7 +15,7 @@ const stripeModule = "github.com/stripe/stripe-go"
 var stripeMajors = []int{76, 77, 78, 79, 80, 81, 82, 83, 84}
 
 func stripeLibrary() *Library {
-	l := &Library{Name: "stripe-go", IfaceModels: map[string]model{}}
+	l := &Library{Name: "stripe-go", IfaceModels: map[string]model{}, Models: map[string]model{}}
 	for _, v := range stripeMajors {
 		p := fmt.Sprintf("%s/v%d", stripeModule, v)
 		l.Paths = append(l.Paths, p)
@@ -25,6 +25,10 @@ func stripeLibrary() *Library {
 		l.IfaceModels[p+".Backend.CallRaw"] = sdkCall(1, 2, "Stripe")
 		l.IfaceModels[p+".Backend.CallMultipart"] = sdkCall(1, 2, "Stripe")
 		l.IfaceModels[p+".RawRequestBackend.RawRequest"] = sdkCall(1, 2, "Stripe")
+		// Making a backend or a client sends nothing.
+		for _, f := range []string{"GetBackend", "GetBackendWithConfig", "NewBackends", "NewBackendsWithConfig", "NewClient", "SetBackend"} {
+			l.Models[p+"."+f] = readModel
+		}
 	}
 	return l
 }

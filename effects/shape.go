@@ -30,9 +30,6 @@ var sqlResultPackages = []string{"database/sql", sqlxPath, pgxPath}
 // handle's, with the index (receiver not counted) of its SQL text, or nil.
 func shapeOf(m *types.Func) (model, int) {
 	sig := m.Signature()
-	if !sqlResults(sig) {
-		return nil, -1
-	}
 	switch m.Name() {
 	case "CopyFrom":
 		if sig.Params().Len() >= 2 && qualifiedName(sig.Params().At(1).Type()) == pgxPath+".Identifier" {
@@ -43,7 +40,7 @@ func shapeOf(m *types.Func) (model, int) {
 			return sendBatchModel, -1
 		}
 	}
-	if !sqlMethodNames[m.Name()] {
+	if !sqlMethodNames[m.Name()] || !sqlResults(sig) {
 		return nil, -1
 	}
 	for i := 0; i < sig.Params().Len(); i++ {

@@ -70,3 +70,20 @@ func (s *Server) Audit(ctx context.Context, line string) error {
 func (s *Server) Announce(ctx context.Context, msg string) error {
 	return s.rdb.Publish(ctx, "news", msg).Err() // want `Announce calls out to "alias:redis-pubsub"`
 }
+
+// Do is no way around a configured command.
+//
+//agent:operable grant=Emails
+func (s *Server) RawPush(ctx context.Context, to string) error {
+	return s.rdb.Do(ctx, "LPUSH", "emails", to).Err() // want `RawPush runs a Redis command through Do while`
+}
+
+//agent:operable grant=Cache
+func (s *Server) RawGet(ctx context.Context, key string) (string, error) {
+	return s.rdb.Do(ctx, "GET", key).Text()
+}
+
+//agent:operable grant=Cache
+func (s *Server) Script(ctx context.Context, key string) error {
+	return s.rdb.Eval(ctx, "return redis.call('LPUSH', KEYS[1], 'x')", []string{key}).Err() // want `Script runs a Redis script`
+}

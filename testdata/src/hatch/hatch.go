@@ -82,6 +82,27 @@ func (s *Server) Misplaced(ctx context.Context) {
 	}
 }
 
+// A hatch above `if _, err := f(); err != nil {` covers the init
+// statement, the call: not the blocks.
+//
+//agent:operable grant=Notes
+func (s *Server) HatchOnIfInit(ctx context.Context, q string) error {
+	//agent:effect writes(notes) reason="q is one of the note statements"
+	if _, err := s.db.ExecContext(ctx, q); err != nil {
+		s.db.ExecContext(ctx, "INSERT INTO audit (tenant_id) VALUES ($1)", 1) // want `HatchOnIfInit writes "audit"`
+		return err
+	}
+	return nil
+}
+
+//agent:operable grant=Notes
+func (s *Server) HatchOnIfNoInit(ctx context.Context, ok bool) {
+	//agent:effect none reason="covers a whole if" // want `//agent:effect on an if statement would take every effect inside it out of the ledger`
+	if ok {
+		s.db.ExecContext(ctx, "INSERT INTO audit (tenant_id) VALUES ($1)", 1) // want `HatchOnIfNoInit writes "audit"`
+	}
+}
+
 // DocHatch has a hatch where it does not belong.
 //
 //agent:effect none reason="whole function" // want `//agent:effect in the doc comment of DocHatch would cover the whole body`
