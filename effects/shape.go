@@ -30,6 +30,9 @@ var sqlResultPackages = []string{"database/sql", sqlxPath, pgxPath}
 // handle's, with the index (receiver not counted) of its SQL text, or nil.
 func shapeOf(m *types.Func) (model, int) {
 	sig := m.Signature()
+	if !sqlResults(sig) {
+		return nil, -1
+	}
 	switch m.Name() {
 	case "CopyFrom":
 		if sig.Params().Len() >= 2 && qualifiedName(sig.Params().At(1).Type()) == pgxPath+".Identifier" {
@@ -40,7 +43,7 @@ func shapeOf(m *types.Func) (model, int) {
 			return sendBatchModel, -1
 		}
 	}
-	if !sqlMethodNames[m.Name()] || !sqlResults(sig) {
+	if !sqlMethodNames[m.Name()] {
 		return nil, -1
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
