@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/authvet/authvet/grant"
 	"github.com/authvet/authvet/grant/urlprefix"
 	"github.com/authvet/authvet/policy"
 )
@@ -35,6 +36,18 @@ const (
 	// analysed.
 	EffectNone = "none"
 )
+
+// sinkEffects are the effects a sink may have: the kinds grant.Kinds
+// marks configurable, and none.
+func sinkEffects() []string {
+	var out []string
+	for _, k := range grant.Kinds {
+		if k.Sink {
+			out = append(out, k.Name)
+		}
+	}
+	return append(out, EffectNone)
+}
 
 // Config is a parsed authvet.yaml.
 type Config struct {
@@ -113,7 +126,7 @@ var (
 	validTopKeys    = []string{"tenant_columns", "sinks", "clients", "benign_interfaces", "policy"}
 	validSinkKeys   = []string{"func", "effect", "subject_arg", "subject", "method", "safe"}
 	validClientKeys = []string{"packages", "outbound"}
-	validEffects    = []string{EffectJob, EffectWebhook, EffectWrite, EffectOutbound, EffectNone}
+	validEffects    = sinkEffects()
 	methodRE        = regexp.MustCompile(`^[A-Z]+$`)
 	columnRE        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	versionRE       = regexp.MustCompile(`^v[0-9]+$`)

@@ -225,7 +225,7 @@ func TestParseErrors(t *testing.T) {
 		{"func bad ptr recv", "sinks:\n  - func: example.com/q.(*Bus.Dispatch\n    effect: job\n    subject_arg: 0\n", 2, "want pkgpath.Name"},
 		{"func empty ptr recv", "sinks:\n  - func: example.com/q.(*).Dispatch\n    effect: job\n    subject_arg: 0\n", 2, `receiver "" is not a Go identifier`},
 		{"effect unknown", "sinks:\n  - func: a/b.C\n    effect: email\n    subject_arg: 0\n", 3,
-			`sinks: effect "email" is not one of job, webhook, write, outbound`},
+			`sinks: effect "email" is not one of write, outbound, job, webhook, none`},
 		{"effect list", "sinks:\n  - func: a/b.C\n    effect: [job]\n    subject_arg: 0\n", 3, "sinks: effect a list is not one of"},
 		{"subject_arg negative", "sinks:\n  - func: a/b.C\n    effect: job\n    subject_arg: -1\n", 4, "sinks: subject_arg: expected an argument index"},
 		{"subject_arg string", "sinks:\n  - func: a/b.C\n    effect: job\n    subject_arg: \"1\"\n", 4, "sinks: subject_arg: expected an argument index"},

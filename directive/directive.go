@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/authvet/authvet/grant"
 )
 
 // The two directive prefixes, as they appear at the start of a comment.
@@ -105,8 +107,44 @@ func ParseOperable(text string) (Operable, error) {
 	return op, nil
 }
 
-// hatchKeys lists the keys //agent:effect accepts, for messages.
-const hatchKeys = `none, scoped, writes(...), unbounded_writes(...), outbound("..."), jobs(...), webhooks(...), reason="..."`
+// hatchKeys lists the keys //agent:effect accepts, for messages: none,
+// scoped, the key of every kind grant.Kinds gives one, and reason.
+var hatchKeys = func() string {
+	keys := []string{"none", "scoped"}
+	for _, k := range grant.Kinds {
+		switch {
+		case k.Hatch == "":
+		case k.Name == grant.KindOutbound:
+			keys = append(keys, k.Hatch+`("...")`)
+		default:
+			keys = append(keys, k.Hatch+"(...)")
+		}
+	}
+	return strings.Join(append(keys, `reason="..."`), ", ")
+}()
+
+// hatchList is the list of h that the key declares, by the kind whose
+// key it is in grant.Kinds; nil for any other key.
+func hatchList(h *Hatch, key string) *[]string {
+	for _, k := range grant.Kinds {
+		if k.Hatch != key || key == "" {
+			continue
+		}
+		switch k.Name {
+		case grant.KindWrite:
+			return &h.Writes
+		case grant.KindUnboundedWrite:
+			return &h.UnboundedWrites
+		case grant.KindOutbound:
+			return &h.Outbound
+		case grant.KindJob:
+			return &h.Jobs
+		case grant.KindWebhook:
+			return &h.Webhooks
+		}
+	}
+	return nil
+}
 
 // ParseHatch parses the text after "//agent:effect": whitespace-separated
 // items, each none, scoped, KEY(subject, ...) or reason="...".
@@ -169,18 +207,10 @@ func ParseHatch(text string) (Hatch, error) {
 			hasReason = true
 			i = k
 			continue
-		case "writes":
-			list = &h.Writes
-		case "unbounded_writes":
-			list = &h.UnboundedWrites
-		case "outbound":
-			list = &h.Outbound
-		case "jobs":
-			list = &h.Jobs
-		case "webhooks":
-			list = &h.Webhooks
 		default:
-			return Hatch{}, fmt.Errorf("unknown key %q in //agent:effect; valid keys: %s", truncate(key), hatchKeys)
+			if list = hatchList(&h, key); list == nil {
+				return Hatch{}, fmt.Errorf("unknown key %q in //agent:effect; valid keys: %s", truncate(key), hatchKeys)
+			}
 		}
 		if j == len(text) || text[j] != '(' {
 			return Hatch{}, fmt.Errorf("%s needs a parenthesised list of subjects in //agent:effect: %s(...)", key, key)

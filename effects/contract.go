@@ -3,12 +3,11 @@ package effects
 import (
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/authvet/authvet/grant/urlprefix"
+	"github.com/authvet/authvet/grant"
 )
 
 // Contract is an //agent:effect directive on an interface method: what
@@ -39,31 +38,36 @@ func (c *Contract) String() string {
 	return "contract(" + strings.Join(parts, ", ") + ")"
 }
 
-// Allows reports whether an implementation's effect fits the contract.
+// Allows reports whether an implementation's effect fits the contract:
+// the contract reads as the grant it declares, and grant.Allows judges.
 func (c *Contract) Allows(e Effect) bool {
-	has := func(kind string) bool {
-		return slices.ContainsFunc(c.Declared, func(d Effect) bool { return d.Kind == kind && d.Subject == e.Subject })
-	}
-	switch e.Kind {
-	case AssertedEffectFree:
+	if e.Kind == AssertedEffectFree {
 		return true
-	case Write:
-		return has(Write) || has(UnboundedWrite)
-	case UnboundedWrite, Job, Webhook:
-		return has(e.Kind)
-	case CrossTenant:
-		return c.Scoped
-	case Outbound:
-		for _, d := range c.Declared {
-			if d.Kind != Outbound {
-				continue
-			}
-			if d.Subject == e.Subject || (!strings.HasPrefix(d.Subject, urlprefix.AliasPrefix) && urlprefix.Covers(d.Subject, e.Subject)) {
-				return true
-			}
+	}
+	return c.asGrant().Allows(e.Kind, e.Subject)
+}
+
+// asGrant is the grant the contract's declarations make.
+func (c *Contract) asGrant() grant.Grant {
+	var g grant.Grant
+	for _, d := range c.Declared {
+		switch d.Kind {
+		case Write:
+			g.Writes = append(g.Writes, d.Subject)
+		case UnboundedWrite:
+			g.UnboundedWrites = append(g.UnboundedWrites, d.Subject)
+		case Outbound:
+			g.Outbound = append(g.Outbound, d.Subject)
+		case Job:
+			g.Jobs = append(g.Jobs, d.Subject)
+		case Webhook:
+			g.Webhooks = append(g.Webhooks, d.Subject)
 		}
 	}
-	return false
+	if c.Scoped {
+		g.TenantScope = grant.CrossTenant
+	}
+	return g
 }
 
 // bounded adds the contract's effects for a call through its method.

@@ -7,20 +7,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/authvet/authvet/grant"
 )
 
-// Effect kinds. They match the diagnostic categories and the manifest's
-// "kind" values, and the kind strings that grant.Grant.Allows takes.
+// Effect kinds: grant's (grant.Kinds is the table). They match the
+// diagnostic categories and the manifest's "kind" values.
 const (
-	Write              = "write"
-	UnboundedWrite     = "unbounded_write"
-	CrossTenant        = "cross_tenant"
-	Outbound           = "outbound"
-	Job                = "job"
-	Webhook            = "webhook"
-	Detached           = "detached"
-	Unprovable         = "unprovable"
-	AssertedEffectFree = "asserted_effect_free"
+	Write              = grant.KindWrite
+	UnboundedWrite     = grant.KindUnboundedWrite
+	CrossTenant        = grant.KindCrossTenant
+	Outbound           = grant.KindOutbound
+	Job                = grant.KindJob
+	Webhook            = grant.KindWebhook
+	Detached           = grant.KindDetached
+	Unprovable         = grant.KindUnprovable
+	AssertedEffectFree = grant.KindAssertedEffectFree
 )
 
 // Provenance says where an effect's subject came from.

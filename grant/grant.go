@@ -93,6 +93,50 @@ const (
 	KindAssertedEffectFree = "asserted_effect_free"
 )
 
+// KindInfo describes one effect kind: the one table the directive keys,
+// the configuration's sink effects, the floor and the analyzer's
+// messages are derived from.
+type KindInfo struct {
+	Name string // the kind, as in KindWrite
+	// Field is the Grant field that lists its subjects ("" when no
+	// grant lists them: cross_tenant is TenantScope, detached and
+	// unprovable are never allowed).
+	Field string
+	// Hatch is the //agent:effect key that declares it ("" when none:
+	// cross_tenant is declared with scoped, effect-free with none).
+	Hatch string
+	// Sink reports whether authvet.yaml may configure a sink of the kind.
+	Sink bool
+	// Floor is the least Reversibility a handler with the effect may
+	// declare.
+	Floor Reversibility
+	// Noun names a subject of the kind in messages ("table", "URL").
+	Noun string
+}
+
+// Kinds lists every effect kind.
+var Kinds = []KindInfo{
+	{Name: KindWrite, Field: "Writes", Hatch: "writes", Sink: true, Floor: Reversible, Noun: "table"},
+	{Name: KindUnboundedWrite, Field: "UnboundedWrites", Hatch: "unbounded_writes", Floor: Compensable, Noun: "table"},
+	{Name: KindCrossTenant, Floor: Reversible, Noun: "table"},
+	{Name: KindOutbound, Field: "Outbound", Hatch: "outbound", Sink: true, Floor: Compensable, Noun: "URL"},
+	{Name: KindJob, Field: "Jobs", Hatch: "jobs", Sink: true, Floor: Compensable, Noun: "job kind"},
+	{Name: KindWebhook, Field: "Webhooks", Hatch: "webhooks", Sink: true, Floor: Compensable, Noun: "topic"},
+	{Name: KindDetached, Floor: Reversible},
+	{Name: KindUnprovable, Floor: Reversible},
+	{Name: KindAssertedEffectFree, Floor: Compensable},
+}
+
+// LookupKind returns the description of the named kind.
+func LookupKind(name string) (KindInfo, bool) {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return KindInfo{}, false
+}
+
 // Grant declares what an agent-callable handler may do. Declare it as a
 // package-level variable initialised with a keyed composite literal whose
 // fields are all constant expressions; authvet refuses anything else.
@@ -335,11 +379,11 @@ func (g Grant) Allows(kind, subject string) bool {
 // Reversible otherwise (write, cross_tenant, detached and unprovable set no
 // floor).
 func Floor(kinds ...string) Reversibility {
+	floor := Reversible
 	for _, k := range kinds {
-		switch k {
-		case KindUnboundedWrite, KindOutbound, KindJob, KindWebhook, KindAssertedEffectFree:
-			return Compensable
+		if info, ok := LookupKind(k); ok && info.Floor.Rank() > floor.Rank() {
+			floor = info.Floor
 		}
 	}
-	return Reversible
+	return floor
 }

@@ -4,10 +4,10 @@ package ent
 
 import (
 	"context"
-	"libmod/entsvc/ent/order"
-	"libmod/entsvc/ent/user"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/order"
+	"libmod/entsvc/ent/user"
 	"reflect"
 	"sync"
 

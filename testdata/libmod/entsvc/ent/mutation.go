@@ -4,11 +4,11 @@ package ent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"libmod/entsvc/ent/order"
 	"libmod/entsvc/ent/predicate"
 	"libmod/entsvc/ent/user"
-	"errors"
-	"fmt"
 	"sync"
 
 	"entgo.io/ent"

@@ -3,8 +3,8 @@
 package ent
 
 import (
-	"libmod/entsvc/ent/order"
 	"fmt"
+	"libmod/entsvc/ent/order"
 	"strings"
 
 	"entgo.io/ent"

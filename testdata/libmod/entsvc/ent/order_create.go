@@ -4,9 +4,9 @@ package ent
 
 import (
 	"context"
-	"libmod/entsvc/ent/order"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/order"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"

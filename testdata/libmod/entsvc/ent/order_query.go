@@ -4,9 +4,9 @@ package ent
 
 import (
 	"context"
+	"fmt"
 	"libmod/entsvc/ent/order"
 	"libmod/entsvc/ent/predicate"
-	"fmt"
 	"math"
 
 	"entgo.io/ent"

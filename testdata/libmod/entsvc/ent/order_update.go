@@ -4,10 +4,10 @@ package ent
 
 import (
 	"context"
-	"libmod/entsvc/ent/order"
-	"libmod/entsvc/ent/predicate"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/order"
+	"libmod/entsvc/ent/predicate"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"

@@ -3,8 +3,8 @@
 package ent
 
 import (
-	"libmod/entsvc/ent/user"
 	"fmt"
+	"libmod/entsvc/ent/user"
 	"strings"
 
 	"entgo.io/ent"

@@ -4,9 +4,9 @@ package ent
 
 import (
 	"context"
-	"libmod/entsvc/ent/user"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/user"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"

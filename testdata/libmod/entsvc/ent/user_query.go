@@ -4,9 +4,9 @@ package ent
 
 import (
 	"context"
+	"fmt"
 	"libmod/entsvc/ent/predicate"
 	"libmod/entsvc/ent/user"
-	"fmt"
 	"math"
 
 	"entgo.io/ent"

@@ -4,10 +4,10 @@ package ent
 
 import (
 	"context"
-	"libmod/entsvc/ent/predicate"
-	"libmod/entsvc/ent/user"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/predicate"
+	"libmod/entsvc/ent/user"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"

@@ -4,8 +4,8 @@ package hook
 
 import (
 	"context"
-	"libmod/entsvc/ent"
 	"fmt"
+	"libmod/entsvc/ent"
 )
 
 // The OrderFunc type is an adapter to allow the use of ordinary
