@@ -197,6 +197,14 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		e.configuredSink(s, c)
 		return
 	}
+	if len(e.Opts.Sinks) > 0 && obj.Signature().Recv() != nil && len(args) > 0 {
+		for _, k := range promotedKeys(obj, args[0]) {
+			if s, ok := e.Opts.Sinks[k]; ok {
+				e.configuredSink(s, c)
+				return
+			}
+		}
+	}
 	if m := lib().models[key]; m != nil {
 		m(c)
 		return
@@ -205,14 +213,6 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		if md := shape(obj); md != nil {
 			md(c)
 			return
-		}
-	}
-	if len(e.Opts.Sinks) > 0 && obj.Signature().Recv() != nil && len(args) > 0 {
-		for _, k := range promotedKeys(obj, args[0]) {
-			if s, ok := e.Opts.Sinks[k]; ok {
-				e.configuredSink(s, c)
-				return
-			}
 		}
 	}
 	pkg := obj.Pkg()

@@ -82,7 +82,7 @@ func entShape(fn *types.Func) model {
 		if !ok || entity == "" {
 			continue
 		}
-		table, ok := entTable(fn.Pkg(), entity)
+		table, epkg, ok := entTable(fn.Pkg(), entity)
 		op := o.op
 		return func(c *callSite) {
 			if !ok {
@@ -95,6 +95,13 @@ func entShape(fn *types.Func) model {
 				kind = UnboundedWrite
 			}
 			c.add(kind, table, TypeResolved)
+			// Edges set on the builder write their own tables (a
+			// many-to-many join table, the other side's foreign key).
+			for _, t := range c.e.entEdgeTables(c, epkg) {
+				if t != table {
+					c.add(Write, t, TypeResolved)
+				}
+			}
 		}
 	}
 	return nil
@@ -135,17 +142,88 @@ func importsPath(pkg *types.Package, path string) bool {
 
 // entTable is the Table constant of the entity's generated package (the
 // client package's import named after the entity, in lower case).
-func entTable(pkg *types.Package, entity string) (string, bool) {
+func entTable(pkg *types.Package, entity string) (string, *types.Package, bool) {
 	want := strings.ToLower(entity)
 	for _, imp := range pkg.Imports() {
 		if imp.Name() != want || !strings.HasPrefix(imp.Path(), pkg.Path()+"/") {
 			continue
 		}
 		if c, ok := imp.Scope().Lookup("Table").(*types.Const); ok && c.Val().Kind() == constant.String {
-			return constant.StringVal(c.Val()), true
+			return constant.StringVal(c.Val()), imp, true
 		}
 	}
-	return "", false
+	return "", nil, false
+}
+
+// entEdgeTables are the tables of the edges the run's builder changes:
+// Add<Edge>IDs, Add<Edges>, Remove..., Clear<Edges> on it, in its chain
+// or as statements before the run, each named by the entity package's
+// <Edges>Table constant.
+func (e *Engine) entEdgeTables(c *callSite, epkg *types.Package) []string {
+	v, _, ok := c.value(0)
+	if !ok || epkg == nil {
+		return nil
+	}
+	var tables []string
+	seen := map[string]bool{}
+	edge := func(method string) {
+		var x string
+		for _, p := range []string{"Add", "Remove", "Clear"} {
+			if rest, ok := strings.CutPrefix(method, p); ok {
+				x = rest
+			}
+		}
+		if x == "" {
+			return
+		}
+		cands := []string{x + "Table"}
+		if base, ok := strings.CutSuffix(x, "IDs"); ok {
+			cands = []string{base + "sTable", base + "esTable", base + "Table"}
+		}
+		for _, n := range cands {
+			if k, ok := epkg.Scope().Lookup(n).(*types.Const); ok && k.Val().Kind() == constant.String && !seen[n] {
+				seen[n] = true
+				tables = append(tables, constant.StringVal(k.Val()))
+				return
+			}
+		}
+	}
+	run := callInstrAt(v, c.pos)
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if depth > maxChain {
+			return
+		}
+		if phi, ok := v.(*ssa.Phi); ok {
+			for _, ed := range phi.Edges {
+				walk(ed, depth+1)
+			}
+			return
+		}
+		if refs := v.Referrers(); refs != nil && run != nil {
+			for _, r := range *refs {
+				if call, ok := r.(*ssa.Call); ok && call != run && len(call.Call.Args) > 0 && call.Call.Args[0] == v {
+					if fn := call.Call.StaticCallee(); fn != nil {
+						edge(fn.Name())
+					}
+				}
+			}
+		}
+		call, ok := v.(*ssa.Call)
+		if !ok || call.Call.IsInvoke() || len(call.Call.Args) == 0 {
+			return
+		}
+		fn := call.Call.StaticCallee()
+		if fn == nil || fn.Signature.Recv() == nil {
+			return
+		}
+		edge(fn.Name())
+		if types.Identical(fn.Signature.Recv().Type(), call.Type()) {
+			walk(call.Call.Args[0], depth+1)
+		}
+	}
+	walk(v, 0)
+	return tables
 }
 
 // entWhereOnEveryPath reports whether, on every path to this run, Where

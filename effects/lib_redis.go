@@ -32,6 +32,17 @@ func redisLibrary() *Library {
 		// A hook runs on every later command of the client.
 		KeepsInRecv: map[string]int{p + ".hooksMixin.AddHook": 0},
 	}
+	// Commands that put work on a list, a stream or a channel another
+	// service may consume: authvet cannot know whether the key is a
+	// queue, so each is unprovable until authvet.yaml configures it (as
+	// the job, webhook or outbound it is, or as effect: none for a list
+	// that is only cache).
+	for _, name := range redisQueueCommands {
+		l.Models[p+".cmdable."+name] = redisQueue(name)
+		for _, i := range []string{"Cmdable", "ListCmdable", "StreamCmdable", "PubSubCmdable", "UniversalClient", "Pipeliner", "StatefulCmdable"} {
+			l.IfaceModels[p+"."+i+"."+name] = redisQueue(name)
+		}
+	}
 	for _, r := range []string{"cmdable", "Pipeline"} {
 		l.Models[p+"."+r+".Do"] = redisDo
 	}
@@ -101,4 +112,15 @@ func redisScript(c *callSite) {
 		return
 	}
 	c.handOffArgs(1)
+}
+
+// redisQueueCommands put work where another service may consume it.
+var redisQueueCommands = []string{"LPush", "LPushX", "RPush", "RPushX", "XAdd", "Publish", "SPublish"}
+
+// redisQueue is a queue-like command nobody configured.
+func redisQueue(name string) model {
+	return func(c *callSite) {
+		c.unprovable("runs Redis "+name+", which may hand work to another service through its key; authvet.yaml does not say what it is",
+			"configure "+redisPath+".(*Client)."+name+" under sinks in authvet.yaml (job or webhook with its key as the subject, or effect: none for a cache list)")
+	}
 }

@@ -77,6 +77,13 @@ func (s *Server) InTx(ctx context.Context, name string) error {
 	return tx.Commit()
 }
 
+// An edge the builder adds writes its join table.
+//
+//agent:operable grant=Users
+func (s *Server) Join(ctx context.Context, id, group int) error {
+	return s.c.User.UpdateOneID(id).AddGroupIDs(group).Exec(ctx) // want `Join writes "user_groups"`
+}
+
 // Clean twin: a tenant-scoped read.
 //
 //agent:operable grant=Reads

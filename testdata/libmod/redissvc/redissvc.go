@@ -87,3 +87,13 @@ func (s *Server) RawGet(ctx context.Context, key string) (string, error) {
 func (s *Server) Script(ctx context.Context, key string) error {
 	return s.rdb.Eval(ctx, "return redis.call('LPUSH', KEYS[1], 'x')", []string{key}).Err() // want `Script runs a Redis script`
 }
+
+// A push nobody configured may be a queue: unprovable until configured.
+//
+//agent:operable grant=Cache
+func (s *Server) Recent(ctx context.Context, id string) error {
+	pipe := s.rdb.TxPipeline()
+	pipe.RPush(ctx, "recent", id) // want `Recent runs Redis RPush, which may hand work to another service`
+	_, err := pipe.Exec(ctx)
+	return err
+}

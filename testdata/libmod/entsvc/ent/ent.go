@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"libmod/entsvc/ent/group"
 	"libmod/entsvc/ent/order"
 	"libmod/entsvc/ent/user"
 	"reflect"
@@ -74,6 +75,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			group.Table: group.ValidColumn,
 			order.Table: order.ValidColumn,
 			user.Table:  user.ValidColumn,
 		})
