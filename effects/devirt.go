@@ -293,18 +293,13 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 		}
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
-			for _, r2 := range *r.Referrers() {
-				switch r2 := r2.(type) {
-				case *ssa.Store:
-					if r2.Addr != r {
-						return false // the field's address is stored away
-					}
-					if r.Field == f {
-						*out = append(*out, binding{v: r2.Val, fr: fr})
-					}
-				case *ssa.UnOp, *ssa.DebugRef:
-				default:
-					return false
+			vals, ok := fieldStores(r)
+			if !ok {
+				return false // the field's address is stored away or handed on
+			}
+			if r.Field == f {
+				for _, v := range vals {
+					*out = append(*out, binding{v: v, fr: fr})
 				}
 			}
 		case *ssa.Store:
@@ -403,4 +398,23 @@ func allocOf(v ssa.Value, fr *frame, depth int) (*ssa.Alloc, *frame, bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// fieldStores returns the values stored through a field's address, or
+// false if the address is used any other way than to store or load.
+func fieldStores(fa *ssa.FieldAddr) ([]ssa.Value, bool) {
+	var vals []ssa.Value
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != fa {
+				return nil, false
+			}
+			vals = append(vals, r.Val)
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return vals, true
 }

@@ -219,17 +219,9 @@ func tableWord(s Str) Str {
 
 // bunModelTable is the table of the model handed to Model.
 func bunModelTable(v ssa.Value) (string, bool) {
-	t := pointee(v)
-	for t != nil {
-		switch u := types.Unalias(t).(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		}
-		break
+	t := rowType(pointee(v))
+	if t == nil {
+		return "", false
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok {

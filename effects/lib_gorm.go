@@ -498,8 +498,21 @@ func (e *Engine) gormAssociations(c *callSite, value ssa.Value, fr *frame) {
 // struct of an analysed package (not time.Time, sql.Null*, gorm.Model),
 // or a pointer to or slice of one.
 func (e *Engine) modelType(t types.Type) bool {
-	for {
-		switch u := t.(type) {
+	n, ok := types.Unalias(rowType(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return false
+	}
+	return !e.stdPkg(n.Obj().Pkg()) && !strings.HasPrefix(n.Obj().Pkg().Path(), "gorm.io/")
+}
+
+// rowType is the element type of a model value: t through its pointers
+// and slices (*[]User, []*User: User).
+func rowType(t types.Type) types.Type {
+	for t != nil {
+		switch u := types.Unalias(t).(type) {
 		case *types.Pointer:
 			t = u.Elem()
 			continue
@@ -509,12 +522,5 @@ func (e *Engine) modelType(t types.Type) bool {
 		}
 		break
 	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return false
-	}
-	if _, ok := n.Underlying().(*types.Struct); !ok {
-		return false
-	}
-	return !e.stdPkg(n.Obj().Pkg()) && !strings.HasPrefix(n.Obj().Pkg().Path(), "gorm.io/")
+	return t
 }

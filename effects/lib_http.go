@@ -413,20 +413,10 @@ func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Gl
 // fieldIndex returns the index of the named field of the struct a
 // pointer type points to, or -1.
 func fieldIndex(ptr types.Type, name string) int {
-	p, ok := ptr.Underlying().(*types.Pointer)
-	if !ok {
+	if _, ok := ptr.Underlying().(*types.Pointer); !ok {
 		return -1
 	}
-	st, ok := p.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return -1
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		if st.Field(i).Name() == name {
-			return i
-		}
-	}
-	return -1
+	return structFieldIndex(ptr, name)
 }
 
 // request traces a *http.Request back to the NewRequest call that made

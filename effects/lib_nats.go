@@ -128,19 +128,12 @@ func (c *callSite) allocField(alloc *ssa.Alloc, idx int, fr *frame) (Str, bool) 
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
-			for _, r2 := range *r.Referrers() {
-				switch r2 := r2.(type) {
-				case *ssa.Store:
-					if r2.Addr != r {
-						return Str{}, false
-					}
-					if r.Field == idx {
-						vals = append(vals, r2.Val)
-					}
-				case *ssa.UnOp, *ssa.DebugRef:
-				default:
-					return Str{}, false
-				}
+			stored, ok := fieldStores(r)
+			if !ok {
+				return Str{}, false
+			}
+			if r.Field == idx {
+				vals = append(vals, stored...)
 			}
 		case ssa.CallInstruction:
 			callee := r.Common().StaticCallee()
