@@ -52,7 +52,7 @@ var entOps = []struct {
 }
 
 // entRuns are the methods that run a builder.
-var entRuns = map[string]bool{"Save": true, "SaveX": true, "Exec": true, "ExecX": true, "ID": true, "IDX": true, "Ignore": false}
+var entRuns = map[string]bool{"Save": true, "SaveX": true, "Exec": true, "ExecX": true, "ID": true, "IDX": true}
 
 // entShape recognises a method of a generated ent client: a builder's
 // run, or the generated Tx's Commit and Rollback.

@@ -204,7 +204,10 @@ func (e *Engine) sqCall(callee *ssa.Function, args []ssa.Value, fr *frame, depth
 			if name == "Select" {
 				st.table = Str{}
 			}
-		case name == "Into" || name == "Table" || name == "From":
+		case name == "Into" && recvType == "InsertBuilder", name == "Table" && recvType == "UpdateBuilder",
+			name == "From" && (recvType == "DeleteBuilder" || recvType == "SelectBuilder"):
+			// the statement's table (UpdateBuilder.From is a FROM clause,
+			// not the table it writes)
 			st.table = str(1)
 		case name == "FromSelect":
 			st.unknown = true

@@ -77,6 +77,14 @@ func (s *Server) PurgeInvoices(ctx context.Context, tenant string) error {
 	return err
 }
 
+// UPDATE ... FROM reads the other table: the write is to the UPDATE's.
+//
+//agent:operable grant=Orders
+func (s *Server) CloseFrom(ctx context.Context, tenant string) error {
+	_, err := sq.Update("orders").Set("closed", true).From("payouts").Where(sq.Eq{"tenant_id": tenant}).RunWith(s.db).ExecContext(ctx)
+	return err
+}
+
 // A helper of the package returns the builder.
 func ordersFor(tenant string) sq.UpdateBuilder {
 	return sq.Update("payouts").Where(sq.Eq{"tenant_id": tenant})
