@@ -19,6 +19,8 @@ import (
 //     entity's table: the generated <entity>.Table constant;
 //   - Update and Delete write it too, and every row of it on a path where
 //     no Where was called on the builder before the run;
+//   - ent's SQL driver (dialect/sql.Driver, Tx, Conn, and the dialect's
+//     ExecQuerier) runs the SQL text it is handed, read like any other;
 //   - <Entity>Client makes builders, and queries, selects and group-bys
 //     read; the generated Client.Tx and Tx.Commit/Rollback begin and end
 //     a transaction.
@@ -32,11 +34,23 @@ const (
 )
 
 func entLibrary() *Library {
+	// ent's own SQL driver runs raw SQL text: Conn (embedded in Driver
+	// and Tx) and the dialect's ExecQuerier, (recv, ctx, query, args, v).
+	sqlAt := map[string]model{}
+	ifaceAt := map[string]model{}
+	for _, m := range []string{"Exec", "Query"} {
+		sqlAt[entPath+"/dialect/sql.Conn."+m] = sqlText(2)
+		ifaceAt[entPath+"/dialect.ExecQuerier."+m] = sqlText(2)
+		ifaceAt[entPath+"/dialect.Driver."+m] = sqlText(2)
+		ifaceAt[entPath+"/dialect.Tx."+m] = sqlText(2)
+	}
 	return &Library{
-		Name:     "ent",
-		Paths:    []string{entPath},
-		Modelled: true,
-		Safe:     []string{entPath + ".*", entPath + "/schema.*", entPath + "/schema/field.*", entPath + "/schema/edge.*", entPath + "/schema/index.*", entPath + "/schema/mixin.*", entPath + "/dialect.*", entPath + "/dialect/sql.*", entPath + "/dialect/sql/sqljson.*", entGraphPath + ".*"},
+		Name:        "ent",
+		Models:      sqlAt,
+		IfaceModels: ifaceAt,
+		Paths:       []string{entPath},
+		Modelled:    true,
+		Safe:        []string{entPath + ".*", entPath + "/schema.*", entPath + "/schema/field.*", entPath + "/schema/edge.*", entPath + "/schema/index.*", entPath + "/schema/mixin.*", entPath + "/dialect.*", entPath + "/dialect/sql.*", entPath + "/dialect/sql/sqljson.*", entGraphPath + ".*"},
 		// A mutation hook or interceptor is the client's middleware.
 		BenignIfaces: []string{entPath + ".Mutator", entPath + ".Querier", entPath + ".Interceptor", entPath + ".Traverser", entPath + ".Hook", entPath + ".Value", entPath + ".Mutation"},
 		CallShapes:   []func(*types.Func) model{entShape},

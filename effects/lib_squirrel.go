@@ -35,6 +35,8 @@ func squirrelLibrary() *Library {
 		Models:   map[string]model{},
 		Extracts: map[string]strModel{},
 		Safe:     []string{p + ".*"},
+		// A row a QueryRow returns is read through it.
+		BenignIfaces: []string{p + ".RowScanner"},
 	}
 	for _, b := range []string{"InsertBuilder", "UpdateBuilder", "DeleteBuilder", "SelectBuilder"} {
 		for _, run := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext", "Scan", "ScanContext"} {
@@ -52,6 +54,11 @@ func squirrelLibrary() *Library {
 	l.Models[p+".WrapStdSqlCtx"] = keepRunner
 	l.Models[p+".NewStmtCache"] = keepRunner
 	l.Models[p+".NewStmtCacher"] = keepRunner
+	// A statement cache runs the SQL text it is handed, and prepares it.
+	for name, i := range map[string]int{"Exec": 1, "ExecContext": 2, "Query": 1, "QueryContext": 2, "QueryRow": 1, "QueryRowContext": 2} {
+		l.Models[p+".StmtCache."+name] = sqlText(i)
+	}
+	l.Prepares = map[string]int{p + ".StmtCache.Prepare": 1, p + ".StmtCache.PrepareContext": 2}
 	for _, f := range []string{"ExecWith", "ExecContextWith", "QueryWith", "QueryContextWith", "QueryRowWith", "QueryRowContextWith"} {
 		i := 1 // (db, s)
 		if strings.Contains(f, "Context") {

@@ -120,3 +120,11 @@ func (s *Server) List(ctx context.Context, tenant int64) ([]User, error) {
 	err := s.db.NewSelect().Model(&users).Where("?TableAlias.tenant_id = ?", tenant).Order("id").Limit(50).Scan(ctx)
 	return users, err
 }
+
+// A query handed in is out of sight.
+//
+//agent:operable grant=Users
+func (s *Server) RunQuery(ctx context.Context, q *bun.DeleteQuery) error {
+	_, err := q.Exec(ctx) // want `RunQuery runs a bun query the analysis cannot follow back`
+	return err
+}

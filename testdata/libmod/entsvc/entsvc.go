@@ -7,6 +7,8 @@ package entsvc
 import (
 	"context"
 
+	entsql "entgo.io/ent/dialect/sql"
+
 	"libmod/entsvc/ent"
 	"libmod/entsvc/ent/order"
 	"libmod/entsvc/ent/user"
@@ -18,7 +20,10 @@ var Users = grant.Grant{Writes: []string{"users"}, Reversibility: grant.Compensa
 
 var Reads = grant.Grant{Reversibility: grant.Reversible}
 
-type Server struct{ c *ent.Client }
+type Server struct {
+	c   *ent.Client
+	drv *entsql.Driver
+}
 
 //agent:operable grant=Users
 func (s *Server) Create(ctx context.Context, name string) error {
@@ -89,4 +94,18 @@ func (s *Server) Join(ctx context.Context, id, group int) error {
 //agent:operable grant=Reads
 func (s *Server) List(ctx context.Context) (int, error) {
 	return s.c.Order.Query().Where(order.TenantID(1)).Count(ctx)
+}
+
+// ent's own driver runs raw SQL: read like any other.
+//
+//agent:operable grant=Users
+func (s *Server) RawDriver(ctx context.Context, id int) error {
+	var res entsql.Result
+	return s.drv.Exec(ctx, "DELETE FROM sessions WHERE tenant_id = $1 AND user_id = $2", []any{1, id}, &res) // want `RawDriver writes "sessions"`
+}
+
+//agent:operable grant=Reads
+func (s *Server) RawDriverRead(ctx context.Context) error {
+	var rows entsql.Rows
+	return s.drv.Query(ctx, "SELECT id FROM users WHERE tenant_id = $1", []any{1}, &rows)
 }

@@ -44,3 +44,13 @@ func (s *Server) Delete(ctx context.Context, key string) error {
 	_, err := s.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("files"), Key: aws.String(key)}) // want `Delete calls out to "https://s3.amazonaws.com/"`
 	return err
 }
+
+// Per-call options may move the endpoint: the declared one does not hold.
+//
+//agent:operable grant=Files
+func (s *Server) PutElsewhere(ctx context.Context, key, endpoint string) error {
+	_, err := s.s3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("files"), Key: aws.String(key)}, func(o *s3.Options) { // want `PutElsewhere calls the AWS operation s3.\(\*Client\).PutObject with per-call options`
+		o.BaseEndpoint = aws.String(endpoint)
+	})
+	return err
+}

@@ -129,3 +129,18 @@ func (s *Server) Run(ctx context.Context, b sq.DeleteBuilder) error {
 	_, err := b.RunWith(s.db).ExecContext(ctx) // want `Run runs SQL text that is not constant`
 	return err
 }
+
+// A statement cache runs the SQL it is handed.
+//
+//agent:operable grant=Orders
+func (s *Server) Cached(ctx context.Context, tenant string) error {
+	cache := sq.NewStmtCache(s.db)
+	_, err := cache.ExecContext(ctx, "DELETE FROM carts WHERE tenant_id = $1", tenant) // want `Cached writes "carts"`
+	return err
+}
+
+//agent:operable grant=Reads
+func (s *Server) CachedRead(ctx context.Context, tenant string) error {
+	var n int
+	return sq.NewStmtCache(s.db).QueryRowContext(ctx, "SELECT count(*) FROM orders WHERE tenant_id = $1", tenant).Scan(&n)
+}
