@@ -18,8 +18,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
+	"github.com/authvet/authvet/internal/config"
 )
 
 //go:embed doc.go

@@ -5,9 +5,9 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/authvet/authvet/directive"
 	"github.com/authvet/authvet/effects"
 	"github.com/authvet/authvet/grant/urlprefix"
+	"github.com/authvet/authvet/internal/directive"
 )
 
 // operable is a handler marked //agent:operable.

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
+	"github.com/authvet/authvet/internal/config"
 )
 
 // A package is analysed (SSA, summaries exported as facts) unless it is

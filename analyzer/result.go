@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
+	"github.com/authvet/authvet/internal/config"
 )
 
 // KeepResults makes the analyzer return, for each package, the Result a

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/authvet/authvet/effects/sqltext"
+	"github.com/authvet/authvet/effects/internal/sqltext"
 )
 
 // pgx v5: github.com/jackc/pgx/v5 (Conn, the Tx interface, Batch,

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/authvet/authvet/effects/sqltext"
+	"github.com/authvet/authvet/effects/internal/sqltext"
 )
 
 // The standard library's concurrency, reflection and string builders,

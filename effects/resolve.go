@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/authvet/authvet/effects/sqltext"
+	"github.com/authvet/authvet/effects/internal/sqltext"
 	"github.com/authvet/authvet/grant/urlprefix"
 )
 

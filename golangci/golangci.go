@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/authvet/authvet/analyzer"
-	"github.com/authvet/authvet/config"
+	"github.com/authvet/authvet/internal/config"
 )
 
 func init() {

@@ -17,9 +17,9 @@ import (
 	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/authvet/authvet/analyzer"
-	"github.com/authvet/authvet/config"
 	"github.com/authvet/authvet/effects"
 	"github.com/authvet/authvet/grant"
+	"github.com/authvet/authvet/internal/config"
 )
 
 // Options say what to load.

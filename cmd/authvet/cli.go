@@ -19,7 +19,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/authvet/authvet/analyzer"
-	"github.com/authvet/authvet/config"
+	"github.com/authvet/authvet/internal/config"
 	"github.com/authvet/authvet/manifest"
 )
 
