@@ -55,7 +55,7 @@ func (e *Engine) retainFlags(fn *types.Func, i int, args []binding) callFlags {
 	if e.retains(fn, i) {
 		return callFlags{detach: true}
 	}
-	if k, ok := lib().keepsInRecv[FuncKey(fn)]; ok && (k < 0 || k == i) && i >= 0 && len(args) > 0 {
+	if k, ok := lib().keepsInRecv[FuncKey(fn)]; ok && (k < 0 || k == paramArg(fn, i)) && i >= 0 && len(args) > 0 {
 		return e.storedInto(args[0])
 	}
 	if e.Retains == nil {
@@ -395,7 +395,7 @@ func SliceElems(v ssa.Value) []ssa.Value {
 // keep its parameter i and run it after it returns.
 func (e *Engine) retains(fn *types.Func, i int) bool {
 	r, ok := lib().retains[FuncKey(fn)]
-	return ok && (r < 0 || r == i)
+	return ok && (r < 0 || r == paramArg(fn, i))
 }
 
 // storeSite walks a function or interface value stored where it may be

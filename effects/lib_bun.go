@@ -47,10 +47,19 @@ func bunLibrary() *Library {
 		if h == "IDB" {
 			m = l.IfaceModels
 		}
-		for name, i := range map[string]int{"Exec": 1, "ExecContext": 2, "Query": 1, "QueryContext": 2, "QueryRow": 1, "QueryRowContext": 2} {
-			m[p+"."+h+"."+name] = sqlText(i)
+		names := []string{"ExecContext", "QueryContext", "QueryRowContext"}
+		if h == "DB" || h == "Tx" { // a Conn and an IDB have only the context-taking calls
+			names = append(names, "Exec", "Query", "QueryRow")
 		}
-		m[p+"."+h+".RunInTx"] = txCallback(3) // (recv, ctx, opts, fn)
+		for _, name := range names {
+			key := p + "." + h + "." + name
+			m[key] = sqlText(arg(key + ".query"))
+		}
+		fn := "fn"
+		if h == "IDB" {
+			fn = "f" // bun.IDB names it so
+		}
+		m[p+"."+h+".RunInTx"] = txCallback(arg(p + "." + h + ".RunInTx." + fn))
 	}
 	for _, name := range []string{"NewInsert", "NewUpdate", "NewDelete", "NewSelect", "NewTruncateTable", "NewRaw", "NewMerge", "NewValues",
 		"NewCreateTable", "NewDropTable", "NewCreateIndex", "NewDropIndex", "NewAddColumn", "NewDropColumn", "Dialect", "BeginTx", "NewCreateView", "NewDropView"} {

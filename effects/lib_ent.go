@@ -39,10 +39,12 @@ func entLibrary() *Library {
 	sqlAt := map[string]model{}
 	ifaceAt := map[string]model{}
 	for _, m := range []string{"Exec", "Query"} {
-		sqlAt[entPath+"/dialect/sql.Conn."+m] = sqlText(2)
-		ifaceAt[entPath+"/dialect.ExecQuerier."+m] = sqlText(2)
-		ifaceAt[entPath+"/dialect.Driver."+m] = sqlText(2)
-		ifaceAt[entPath+"/dialect.Tx."+m] = sqlText(2)
+		key := entPath + "/dialect/sql.Conn." + m
+		sqlAt[key] = sqlText(arg(key + ".query"))
+		for _, iface := range []string{"ExecQuerier", "Driver", "Tx"} {
+			key := entPath + "/dialect." + iface + "." + m
+			ifaceAt[key] = sqlText(arg(key + ".query"))
+		}
 	}
 	return &Library{
 		Name:        "ent",

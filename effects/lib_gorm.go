@@ -58,21 +58,23 @@ func gormLibrary() *Library {
 		"FirstOrInit", "ToSQL", "DB", "Begin", "Commit", "Rollback", "SavePoint", "RollbackTo", "AddError", "Connection", "Get", "InstanceGet",
 		"Association", "Name", "Explain", "QuoteTo", "BindVarTo", "DataTypeOf", "DefaultValueOf", "Initialize", "Apply", "AfterInitialize", "Callback", "Use", "SetupJoinTable", "Migrator")...)
 	for name := range gormWrites {
-		l.Models[p+".DB."+name] = gormWrite(name)
+		l.Models[p+".DB."+name] = gormWrite(p+".DB."+name, name)
 	}
 	for _, name := range []string{"Find", "First", "Last", "Take", "FirstOrInit", "Scan"} {
-		l.Models[p+".DB."+name] = gormRead
+		l.Models[p+".DB."+name] = gormRead(arg(p + ".DB." + name + ".dest"))
 	}
-	l.Models[p+".DB.Exec"] = sqlText(1)
-	l.Models[p+".DB.Raw"] = sqlText(1)
-	l.Models[p+".DB.Transaction"] = txCallback(1)
-	for _, recv := range []string{"PreparedStmtDB", "PreparedStmtTX", "Tx"} {
-		for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
-			l.Models[p+"."+recv+"."+name] = sqlText(2)
+	l.Models[p+".DB.Exec"] = sqlText(arg(p + ".DB.Exec.sql"))
+	l.Models[p+".DB.Raw"] = sqlText(arg(p + ".DB.Raw.sql"))
+	l.Models[p+".DB.Transaction"] = txCallback(arg(p + ".DB.Transaction.fc"))
+	for _, recv := range []string{"PreparedStmtDB", "PreparedStmtTX", "Tx", "ConnPool"} {
+		m := l.Models
+		if recv == "ConnPool" {
+			m = l.IfaceModels
 		}
-	}
-	for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
-		l.IfaceModels[p+".ConnPool."+name] = sqlText(2)
+		for _, name := range []string{"ExecContext", "QueryContext", "QueryRowContext"} {
+			key := p + "." + recv + "." + name
+			m[key] = sqlText(arg(key + ".query"))
+		}
 	}
 	// The migrator reads the schema; anything else it does (create, alter,
 	// drop tables) stays unprovable through the sink interface.
@@ -107,12 +109,14 @@ var gormHooks = map[string][]string{
 	"find":   {"AfterFind"},
 }
 
-// gormRead runs the AfterFind hook of the value read into.
-func gormRead(c *callSite) {
-	if v, fr, ok := c.value(1); ok {
-		c.e.gormHook(c, v, fr, "find")
+// gormRead runs the AfterFind hook of the value read into, argument i.
+func gormRead(i int) model {
+	return func(c *callSite) {
+		if v, fr, ok := c.value(i); ok {
+			c.e.gormHook(c, v, fr, "find")
+		}
+		c.handOff()
 	}
-	c.handOff()
 }
 
 // gormHook walks the hook methods the model type of value v has: gorm
@@ -160,8 +164,24 @@ type gormState struct {
 	modelV ssa.Value
 }
 
-func gormWrite(name string) model {
+// gormWrite models the builder's write call key (gorm's name for it):
+// the model value is its first argument (the values for Update and
+// UpdateColumn), the conditions Delete's variadic rest.
+func gormWrite(key, name string) model {
 	needsWhere := gormWrites[name]
+	valueAt, condsAt := -1, -1
+	switch name {
+	case "Update", "UpdateColumn":
+	case "Updates", "UpdateColumns":
+		valueAt = arg(key + ".values")
+	case "FirstOrCreate":
+		valueAt = arg(key + ".dest")
+	default:
+		valueAt = arg(key + ".value")
+	}
+	if name == "Delete" {
+		condsAt = arg(key + ".conds")
+	}
 	return func(c *callSite) {
 		e := c.e
 		recv, rfr, ok := c.value(0)
@@ -173,12 +193,12 @@ func gormWrite(name string) model {
 		states := e.gormStates(recv, rfr, 0)
 		var value ssa.Value
 		var vfr *frame
-		if name != "Update" && name != "UpdateColumn" {
-			value, vfr, _ = c.value(1)
+		if valueAt >= 0 {
+			value, vfr, _ = c.value(valueAt)
 		}
 		conds := false
-		if name == "Delete" {
-			if cv, _, ok := c.value(2); ok {
+		if condsAt >= 0 {
+			if cv, _, ok := c.value(condsAt); ok {
 				conds = nonEmptyVariadic(cv)
 			}
 		}

@@ -17,20 +17,20 @@ const grpcPath = "google.golang.org/grpc"
 
 func grpcLibrary() *Library {
 	const p = grpcPath
-	invoke := grpcMethodAt(2)    // (recv, ctx, method, args, reply, opts...)
-	newStream := grpcMethodAt(3) // (recv, ctx, desc, method, opts...)
+	invoke := grpcMethodAt(arg(p + ".ClientConn.Invoke.method"))
+	newStream := grpcMethodAt(arg(p + ".ClientConn.NewStream.method"))
 	return &Library{
 		Name:  "grpc",
 		Paths: []string{p},
 		Models: map[string]model{
 			p + ".ClientConn.Invoke":    invoke,
 			p + ".ClientConn.NewStream": newStream,
-			p + ".Invoke":               grpcMethodAt(1), // (ctx, method, args, reply, cc, opts...)
-			p + ".NewClientStream":      grpcMethodAt(3), // (ctx, desc, cc, method, opts...)
+			p + ".Invoke":               grpcMethodAt(arg(p + ".Invoke.method")),
+			p + ".NewClientStream":      grpcMethodAt(arg(p + ".NewClientStream.method")),
 		},
 		IfaceModels: map[string]model{
-			p + ".ClientConnInterface.Invoke":    invoke,
-			p + ".ClientConnInterface.NewStream": newStream,
+			p + ".ClientConnInterface.Invoke":    grpcMethodAt(arg(p + ".ClientConnInterface.Invoke.method")),
+			p + ".ClientConnInterface.NewStream": grpcMethodAt(arg(p + ".ClientConnInterface.NewStream.method")),
 		},
 		Shapes: []func(*types.Func) model{grpcStub},
 		// Sending and receiving on a stream is the RPC counted where

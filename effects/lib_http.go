@@ -24,11 +24,12 @@ func httpLibrary() *Library {
 		IfaceModels: map[string]model{p + ".RoundTripper.RoundTrip": roundTripper},
 	}
 	for name, m := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
-		l.Models[p+"."+name] = sendURL(0, m, false)
-		l.Models[p+".Client."+name] = sendURL(1, m, true)
+		l.Models[p+"."+name] = sendURL(arg(p+"."+name+".url"), m, false)
+		l.Models[p+".Client."+name] = sendURL(arg(p+".Client."+name+".url"), m, true)
 	}
-	l.Models[p+".Client.Do"] = func(c *callSite) { c.viaClient(func(c *callSite) { c.e.sendRequest(1, c) }) }
-	l.Models[p+".Transport.RoundTrip"] = func(c *callSite) { c.e.sendRequest(1, c) }
+	do, rt := arg(p+".Client.Do.req"), arg(p+".Transport.RoundTrip.req")
+	l.Models[p+".Client.Do"] = func(c *callSite) { c.viaClient(func(c *callSite) { c.e.sendRequest(do, c) }) }
+	l.Models[p+".Transport.RoundTrip"] = func(c *callSite) { c.e.sendRequest(rt, c) }
 	return l
 }
 

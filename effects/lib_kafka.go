@@ -19,9 +19,9 @@ func kafkaLibrary() *Library {
 			kafkaGoPath + ".Writer.WriteMessages": kafkaGoWrite,
 			// Close flushes what WriteMessages already counted.
 			kafkaGoPath + ".Writer.Close":       readModel,
-			franzGoPath + ".Client.Produce":     webhookTopicField(2), // (recv, ctx, r, promise)
-			franzGoPath + ".Client.TryProduce":  webhookTopicField(2),
-			franzGoPath + ".Client.ProduceSync": webhookTopicField(2), // (recv, ctx, rs...): the records' topics
+			franzGoPath + ".Client.Produce":     webhookTopicField(arg(franzGoPath + ".Client.Produce.r")),
+			franzGoPath + ".Client.TryProduce":  webhookTopicField(arg(franzGoPath + ".Client.TryProduce.r")),
+			franzGoPath + ".Client.ProduceSync": webhookTopicField(arg(franzGoPath + ".Client.ProduceSync.rs")), // the records' topics
 		},
 	}
 }

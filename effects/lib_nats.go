@@ -15,37 +15,33 @@ const natsPath = "github.com/nats-io/nats.go"
 
 func natsLibrary() *Library {
 	const p = natsPath
-	subj := webhookAt(1)    // (recv, subj, ...)
-	msg := webhookField(1)  // (recv, msg, ...)
-	ctxSubj := webhookAt(2) // (recv, ctx, subj, ...)
-	ctxMsg := webhookField(2)
-	l := &Library{
-		Name:  "nats",
-		Paths: []string{p},
-		Models: map[string]model{
-			p + ".Conn.Publish":                   subj,
-			p + ".Conn.PublishRequest":            subj,
-			p + ".Conn.Request":                   subj,
-			p + ".Conn.RequestWithContext":        ctxSubj,
-			p + ".Conn.PublishMsg":                msg,
-			p + ".Conn.RequestMsg":                msg,
-			p + ".Conn.RequestMsgWithContext":     ctxMsg,
-			p + ".EncodedConn.Publish":            subj,
-			p + ".EncodedConn.PublishRequest":     subj,
-			p + ".EncodedConn.Request":            subj,
-			p + ".EncodedConn.RequestWithContext": ctxSubj,
-		},
-		IfaceModels: map[string]model{
-			// The legacy JetStreamContext and the jetstream package.
-			p + ".JetStream.Publish":                   subj,
-			p + ".JetStream.PublishAsync":              subj,
-			p + ".JetStream.PublishMsg":                msg,
-			p + ".JetStream.PublishMsgAsync":           msg,
-			p + "/jetstream.Publisher.Publish":         ctxSubj,
-			p + "/jetstream.Publisher.PublishMsg":      ctxMsg,
-			p + "/jetstream.Publisher.PublishAsync":    subj,
-			p + "/jetstream.Publisher.PublishMsgAsync": msg,
-		},
+	l := &Library{Name: "nats", Paths: []string{p}, Models: map[string]model{}, IfaceModels: map[string]model{}}
+	// The topic is a subject argument, or the Subject of a message
+	// argument (PublishMsg): the argument's name says which.
+	topic := func(key string) model {
+		for _, param := range []string{"subj", "subject"} {
+			if i, ok := theArgTable()[key+"."+param]; ok {
+				return webhookAt(i)
+			}
+		}
+		if i, ok := theArgTable()[key+".m"]; ok {
+			return webhookField(i)
+		}
+		return webhookField(arg(key + ".msg"))
+	}
+	for _, name := range []string{"Conn.Publish", "Conn.PublishRequest", "Conn.Request", "Conn.RequestWithContext",
+		"Conn.PublishMsg", "Conn.RequestMsg", "Conn.RequestMsgWithContext",
+		"EncodedConn.Publish", "EncodedConn.PublishRequest", "EncodedConn.Request", "EncodedConn.RequestWithContext"} {
+		l.Models[p+"."+name] = topic(p + "." + name)
+	}
+	// The legacy JetStreamContext and the jetstream package.
+	for _, name := range []string{"JetStream.Publish", "JetStream.PublishAsync", "JetStream.PublishMsg", "JetStream.PublishMsgAsync",
+		"/jetstream.Publisher.Publish", "/jetstream.Publisher.PublishMsg", "/jetstream.Publisher.PublishAsync", "/jetstream.Publisher.PublishMsgAsync"} {
+		key := p + "." + name
+		if name[0] == '/' {
+			key = p + name
+		}
+		l.IfaceModels[key] = topic(key)
 	}
 	return l
 }

@@ -60,7 +60,7 @@ func pgxLibrary() *Library {
 	l.Safe = append(l.Safe, keys(pgconnPath+".PgConn.", "CancelRequest", "CheckConn", "CleanupDone", "Close", "CustomData", "Deallocate", "EscapeString", "IsBusy", "IsClosed", "PID", "ParameterStatus", "Ping", "SecretKey", "SyncConn", "TxStatus", "WaitForNotification", "Conn")...)
 	for _, recv := range []string{pgxPath + ".Conn", pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx"} {
 		for _, name := range []string{"Exec", "Query", "QueryRow"} {
-			l.Models[recv+"."+name] = pgText(2)
+			l.Models[recv+"."+name] = pgText(arg(recv + "." + name + ".sql"))
 		}
 		l.Models[recv+".CopyFrom"] = copyFromModel
 		l.Models[recv+".SendBatch"] = sendBatchModel
@@ -68,7 +68,7 @@ func pgxLibrary() *Library {
 	// pgx.Tx is an interface: its methods are modelled on the calls
 	// through it, and it is never benign.
 	for _, name := range []string{"Exec", "Query", "QueryRow"} {
-		l.IfaceModels[pgxPath+".Tx."+name] = pgText(2)
+		l.IfaceModels[pgxPath+".Tx."+name] = pgText(arg(pgxPath + ".Tx." + name + ".sql"))
 	}
 	l.IfaceModels[pgxPath+".Tx.CopyFrom"] = copyFromModel
 	l.IfaceModels[pgxPath+".Tx.SendBatch"] = sendBatchModel
@@ -78,26 +78,25 @@ func pgxLibrary() *Library {
 	// Prepare(ctx, name, sql): the statement runs wherever the name is
 	// executed (Exec(ctx, name) reads like SQL text but is not): its
 	// effects count where it is prepared.
-	l.IfaceModels[pgxPath+".Tx.Prepare"] = pgText(3)
-	l.Models[pgxPath+".Conn.Prepare"] = pgText(3)
-	l.Models[pgxpoolPath+".Tx.Prepare"] = pgText(3)
-	l.Models[pgconnPath+".PgConn.Prepare"] = pgText(3)
+	l.IfaceModels[pgxPath+".Tx.Prepare"] = pgText(arg(pgxPath + ".Tx.Prepare.sql"))
+	for _, key := range []string{pgxPath + ".Conn.Prepare", pgxpoolPath + ".Tx.Prepare", pgconnPath + ".PgConn.Prepare"} {
+		l.Models[key] = pgText(arg(key + ".sql"))
+	}
 	// pgconn runs SQL text too: Exec may hold several statements; COPY
 	// text names its table.
-	l.Models[pgconnPath+".PgConn.Exec"] = pgText(2)
-	l.Models[pgconnPath+".PgConn.ExecParams"] = pgText(2)
-	l.Models[pgconnPath+".PgConn.CopyFrom"] = pgText(3)
-	l.Models[pgconnPath+".PgConn.CopyTo"] = pgText(3)
+	for _, name := range []string{"Exec", "ExecParams", "CopyFrom", "CopyTo"} {
+		l.Models[pgconnPath+".PgConn."+name] = pgText(arg(pgconnPath + ".PgConn." + name + ".sql"))
+	}
 	// A pipeline or a pgconn batch runs the SQL queued on it: the site
 	// is where it is queued.
-	l.Models[pgconnPath+".Pipeline.SendQueryParams"] = pgText(1)
+	l.Models[pgconnPath+".Pipeline.SendQueryParams"] = pgText(arg(pgconnPath + ".Pipeline.SendQueryParams.sql"))
 	l.Models[pgconnPath+".Pipeline.SendPrepare"] = func(*callSite) {}
-	l.Models[pgconnPath+".Batch.ExecParams"] = pgText(1)
+	l.Models[pgconnPath+".Batch.ExecParams"] = pgText(arg(pgconnPath + ".Batch.ExecParams.sql"))
 	l.Safe = append(l.Safe, keys(pgconnPath+".Pipeline.", "Close", "Flush", "GetResults", "SendDeallocate", "SendFlushRequest", "SendPipelineSync", "Sync")...)
 	l.Safe = append(l.Safe, pgconnPath+".PgConn.StartPipeline", pgconnPath+".PgConn.ExecBatch", pgconnPath+".MultiResultReader.*", pgconnPath+".ResultReader.*")
 	// BeginFunc and BeginTxFunc run their callback in a transaction.
-	l.Models[pgxPath+".BeginFunc"] = txCallback(2)
-	l.Models[pgxPath+".BeginTxFunc"] = txCallback(3)
+	l.Models[pgxPath+".BeginFunc"] = txCallback(arg(pgxPath + ".BeginFunc.fn"))
+	l.Models[pgxPath+".BeginTxFunc"] = txCallback(arg(pgxPath + ".BeginTxFunc.fn"))
 	return l
 }
 

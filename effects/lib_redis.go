@@ -30,7 +30,7 @@ func redisLibrary() *Library {
 		Safe:         []string{p + ".*"},
 		BenignIfaces: []string{p + ".*"},
 		// A hook runs on every later command of the client.
-		KeepsInRecv: map[string]int{p + ".hooksMixin.AddHook": 0},
+		KeepsInRecv: argsAt(p + ".hooksMixin.AddHook.hook"),
 	}
 	// Commands that put work on a list, a stream or a channel another
 	// service may consume: authvet cannot know whether the key is a
@@ -44,10 +44,10 @@ func redisLibrary() *Library {
 		}
 	}
 	for _, r := range []string{"cmdable", "Pipeline"} {
-		l.Models[p+"."+r+".Do"] = redisDo
+		l.Models[p+"."+r+".Do"] = redisDo(arg(p + "." + r + ".Do.args"))
 	}
-	for _, i := range []string{"Cmdable", "UniversalClient", "Pipeliner"} {
-		l.IfaceModels[p+"."+i+".Do"] = redisDo
+	for _, i := range []string{"UniversalClient", "Pipeliner"} {
+		l.IfaceModels[p+"."+i+".Do"] = redisDo(arg(p + "." + i + ".Do.args"))
 	}
 	for _, f := range []string{"Eval", "EvalSha", "EvalRO", "EvalShaRO", "FCall", "FCallRO"} {
 		l.Models[p+".cmdable."+f] = redisScript
@@ -71,36 +71,38 @@ func (e *Engine) redisSinks() []string {
 	return names
 }
 
-// redisDo is Do(ctx, args...): a command by name. Where a command is
+// redisDo is Do(ctx, args...): a command by name, args at argsAt. Where a command is
 // configured as a sink, Do must not be a way around it: a constant
 // command that is not configured is a cache command; any other is
 // unprovable.
-func redisDo(c *callSite) {
-	sinks := c.e.redisSinks()
-	if len(sinks) == 0 {
-		c.handOffArgs(1)
-		return
-	}
-	cmd := ""
-	if v, _, ok := c.value(2); ok {
-		if els := sliceElems(v); len(els) > 0 {
-			first := els[0]
-			if mi, ok := first.(*ssa.MakeInterface); ok {
-				first = mi.X
-			}
-			if ts := c.e.trace(first, c.fr, handleString).texts(); len(ts) == 1 && ts[0].Complete {
-				cmd = ts[0].Text
-			}
-		}
-	}
-	for _, s := range sinks {
-		if cmd == "" || strings.EqualFold(cmd, s) {
-			c.unprovable("runs a Redis command through Do while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
-				"call the command's own method, or declare the statement with //agent:effect")
+func redisDo(argsAt int) model {
+	return func(c *callSite) {
+		sinks := c.e.redisSinks()
+		if len(sinks) == 0 {
+			c.handOffArgs(1)
 			return
 		}
+		cmd := ""
+		if v, _, ok := c.value(argsAt); ok {
+			if els := sliceElems(v); len(els) > 0 {
+				first := els[0]
+				if mi, ok := first.(*ssa.MakeInterface); ok {
+					first = mi.X
+				}
+				if ts := c.e.trace(first, c.fr, handleString).texts(); len(ts) == 1 && ts[0].Complete {
+					cmd = ts[0].Text
+				}
+			}
+		}
+		for _, s := range sinks {
+			if cmd == "" || strings.EqualFold(cmd, s) {
+				c.unprovable("runs a Redis command through Do while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
+					"call the command's own method, or declare the statement with //agent:effect")
+				return
+			}
+		}
+		c.handOffArgs(1) // the receiver is the library's own plumbing
 	}
-	c.handOffArgs(1) // the receiver is the library's own plumbing
 }
 
 // redisScript is Eval, EvalSha, EvalRO, FCall: a script may run any

@@ -1,6 +1,10 @@
 package effects
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // database/sql: DB, Tx and Conn run SQL text; a Stmt is traced back to
 // the Prepare that made it. Argument indexes count the receiver.
@@ -21,15 +25,17 @@ func sqlLibrary() *Library {
 	}
 	for _, recv := range []string{"DB", "Tx", "Conn"} {
 		r := p + "." + recv + "."
-		for name, i := range map[string]int{
-			"Exec": 1, "ExecContext": 2,
-			"Query": 1, "QueryContext": 2,
-			"QueryRow": 1, "QueryRowContext": 2,
-		} {
-			l.Models[r+name] = sqlText(i)
+		names := []string{"ExecContext", "QueryContext", "QueryRowContext", "PrepareContext"}
+		if recv != "Conn" { // a Conn has only the context-taking calls
+			names = append(names, "Exec", "Query", "QueryRow", "Prepare")
 		}
-		l.Prepares[r+"Prepare"] = 1
-		l.Prepares[r+"PrepareContext"] = 2
+		for _, name := range names {
+			if strings.HasPrefix(name, "Prepare") {
+				l.Prepares[r+name] = arg(r + name + ".query")
+			} else {
+				l.Models[r+name] = sqlText(arg(r + name + ".query"))
+			}
+		}
 	}
 	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
 		l.Models[p+".Stmt."+name] = stmtModel
@@ -65,10 +71,8 @@ func (e *Engine) stmtSQL(v ssa.Value, fr *frame) Str {
 		}
 	case *ssa.Call:
 		switch staticKey(v.Call) {
-		case "database/sql.Tx.Stmt":
-			return e.trace(v.Call.Args[1], fr, handleStmt)
-		case "database/sql.Tx.StmtContext":
-			return e.trace(v.Call.Args[2], fr, handleStmt)
+		case "database/sql.Tx.Stmt", "database/sql.Tx.StmtContext":
+			return e.trace(v.Call.Args[arg(staticKey(v.Call)+".stmt")], fr, handleStmt)
 		}
 	}
 	return unknownStr()

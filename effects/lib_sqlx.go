@@ -1,11 +1,28 @@
 package effects
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // github.com/jmoiron/sqlx. DB and Tx embed *sql.DB and *sql.Tx, whose
 // promoted methods resolve to the database/sql models; these are sqlx's
-// own. Argument indexes count the receiver.
+// own; the arguments they read are named in args.go.
 const sqlxPath = "github.com/jmoiron/sqlx"
+
+// sqlxMethods are the methods of sqlx's handles that run or prepare SQL
+// text (a Conn has only the context-taking ones; ExecContext and the
+// like are database/sql's, promoted).
+var sqlxMethods = map[string][]string{
+	"DB": {"MustExec", "MustExecContext", "NamedExec", "NamedExecContext", "Select", "SelectContext", "Get", "GetContext",
+		"Queryx", "QueryxContext", "QueryRowx", "QueryRowxContext", "NamedQuery", "NamedQueryContext",
+		"Preparex", "PreparexContext", "PrepareNamed", "PrepareNamedContext"},
+	"Tx": {"MustExec", "MustExecContext", "NamedExec", "NamedExecContext", "Select", "SelectContext", "Get", "GetContext",
+		"Queryx", "QueryxContext", "QueryRowx", "QueryRowxContext", "NamedQuery",
+		"Preparex", "PreparexContext", "PrepareNamed", "PrepareNamedContext"},
+	"Conn": {"SelectContext", "GetContext", "QueryxContext", "QueryRowxContext", "PreparexContext"},
+}
 
 // sqlxLibrary: github.com/jmoiron/sqlx. DB and Tx embed *sql.DB and
 // *sql.Tx, whose promoted methods resolve to the database/sql models;
@@ -40,47 +57,34 @@ func sqlxLibrary() *Library {
 		"MapperFunc", "Ping", "PingContext", "SetConnMaxIdleTime", "SetConnMaxLifetime", "SetMaxIdleConns", "SetMaxOpenConns", "Stats", "Unsafe", "Rebind", "BindNamed")...)
 	l.Safe = append(l.Safe, keys(p+".Tx.", "Commit", "Rollback", "DriverName", "Unsafe", "Rebind", "BindNamed", "Stmt", "StmtContext", "Stmtx", "StmtxContext", "NamedStmt", "NamedStmtContext")...)
 	l.Safe = append(l.Safe, keys(p+".Conn.", "BeginTx", "BeginTxx", "Close", "PingContext", "Raw", "Rebind")...)
-	for _, recv := range []string{"DB", "Tx", "Conn"} {
+	for recv, names := range sqlxMethods {
 		r := p + "." + recv + "."
-		for name, i := range map[string]int{
-			"MustExec": 1, "MustExecContext": 2,
-			"NamedExec": 1, "NamedExecContext": 2,
-			"Select": 2, "SelectContext": 3,
-			"Get": 2, "GetContext": 3,
-			"Queryx": 1, "QueryxContext": 2,
-			"QueryRowx": 1, "QueryRowxContext": 2,
-			"NamedQuery": 1, "NamedQueryContext": 2,
-			"ExecContext": 2, "QueryContext": 2, "QueryRowContext": 2,
-		} {
-			l.Models[r+name] = sqlText(i)
+		for _, name := range names {
+			if strings.HasPrefix(name, "Prepare") {
+				l.Prepares[r+name] = arg(r + name + ".query")
+			} else {
+				l.Models[r+name] = sqlText(arg(r + name + ".query"))
+			}
 		}
-		l.Prepares[r+"Preparex"] = 1
-		l.Prepares[r+"PreparexContext"] = 2
-		l.Prepares[r+"PrepareNamed"] = 1
-		l.Prepares[r+"PrepareNamedContext"] = 2
-		l.Prepares[r+"PrepareContext"] = 2
 		l.Safe = append(l.Safe, keys(r, "Preparex", "PreparexContext", "PrepareNamed", "PrepareNamedContext", "PrepareContext", "Prepare")...)
 	}
 	// Package-level helpers taking a Queryer/Execer.
-	for name, i := range map[string]int{
-		"Select": 2, "SelectContext": 3, "Get": 2, "GetContext": 3,
-		"MustExec": 1, "MustExecContext": 2, "NamedExec": 1, "NamedExecContext": 2,
-		"NamedQuery": 1, "NamedQueryContext": 2,
-	} {
-		l.Models[p+"."+name] = sqlText(i)
+	for _, name := range []string{"Select", "SelectContext", "Get", "GetContext", "MustExec", "MustExecContext", "NamedExec", "NamedExecContext", "NamedQuery", "NamedQueryContext"} {
+		l.Models[p+"."+name] = sqlText(arg(p + "." + name + ".query"))
 	}
-	l.Prepares[p+".Preparex"] = 1
-	l.Prepares[p+".PreparexContext"] = 2
+	l.Prepares[p+".Preparex"] = arg(p + ".Preparex.query")
+	l.Prepares[p+".PreparexContext"] = arg(p + ".PreparexContext.query")
 	l.Safe = append(l.Safe, p+".Preparex", p+".PreparexContext")
 	// Calls through sqlx's client interfaces run their SQL text.
-	for iface, methods := range map[string]map[string]int{
-		"Execer": {"Exec": 1}, "ExecerContext": {"ExecContext": 2},
-		"Queryer": {"Query": 1, "Queryx": 1, "QueryRowx": 1}, "QueryerContext": {"QueryContext": 2, "QueryxContext": 2, "QueryRowxContext": 2},
-		"Ext":        {"Exec": 1, "Query": 1, "Queryx": 1, "QueryRowx": 1},
-		"ExtContext": {"ExecContext": 2, "QueryContext": 2, "QueryxContext": 2, "QueryRowxContext": 2},
+	for iface, methods := range map[string][]string{
+		"Execer": {"Exec"}, "ExecerContext": {"ExecContext"},
+		"Queryer": {"Query", "Queryx", "QueryRowx"}, "QueryerContext": {"QueryContext", "QueryxContext", "QueryRowxContext"},
+		"Ext":        {"Exec", "Query", "Queryx", "QueryRowx"},
+		"ExtContext": {"ExecContext", "QueryContext", "QueryxContext", "QueryRowxContext"},
 	} {
-		for name, i := range methods {
-			l.IfaceModels[p+"."+iface+"."+name] = sqlText(i)
+		for _, name := range methods {
+			key := p + "." + iface + "." + name
+			l.IfaceModels[key] = sqlText(arg(key + ".query"))
 		}
 		for _, name := range []string{"Rebind", "BindNamed", "DriverName"} {
 			l.IfaceModels[p+"."+iface+"."+name] = func(*callSite) {}

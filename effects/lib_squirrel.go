@@ -55,10 +55,11 @@ func squirrelLibrary() *Library {
 	l.Models[p+".NewStmtCache"] = keepRunner
 	l.Models[p+".NewStmtCacher"] = keepRunner
 	// A statement cache runs the SQL text it is handed, and prepares it.
-	for name, i := range map[string]int{"Exec": 1, "ExecContext": 2, "Query": 1, "QueryContext": 2, "QueryRow": 1, "QueryRowContext": 2} {
-		l.Models[p+".StmtCache."+name] = sqlText(i)
+	for _, name := range []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"} {
+		key := p + ".StmtCache." + name
+		l.Models[key] = sqlText(arg(key + ".query"))
 	}
-	l.Prepares = map[string]int{p + ".StmtCache.Prepare": 1, p + ".StmtCache.PrepareContext": 2}
+	l.Prepares = map[string]int{p + ".StmtCache.Prepare": arg(p + ".StmtCache.Prepare.query"), p + ".StmtCache.PrepareContext": arg(p + ".StmtCache.PrepareContext.query")}
 	for _, f := range []string{"ExecWith", "ExecContextWith", "QueryWith", "QueryContextWith", "QueryRowWith", "QueryRowContextWith"} {
 		i := 1 // (db, s)
 		if strings.Contains(f, "Context") {

@@ -26,48 +26,27 @@ func stdLibrary() *Library {
 			// shutdown group), nobody waits for it in the request.
 			"sync.WaitGroup.Go": waitGroupGo,
 			// Standard-library ways to run a function later.
-			"time.AfterFunc":    detachedFunc(1),
-			"context.AfterFunc": detachedFunc(1),
+			"time.AfterFunc":    detachedFunc(arg("time.AfterFunc.f")),
+			"context.AfterFunc": detachedFunc(arg("context.AfterFunc.f")),
 			// Calls that run functions kept elsewhere.
-			"text/template.Template.Execute":         templateExecute,
-			"text/template.Template.ExecuteTemplate": templateExecute,
-			"html/template.Template.Execute":         templateExecute,
-			"html/template.Template.ExecuteTemplate": templateExecute,
+			"text/template.Template.Execute":         templateExecute(arg("text/template.Template.Execute.data")),
+			"text/template.Template.ExecuteTemplate": templateExecute(arg("text/template.Template.ExecuteTemplate.data")),
+			"html/template.Template.Execute":         templateExecute(arg("html/template.Template.Execute.data")),
+			"html/template.Template.ExecuteTemplate": templateExecute(arg("html/template.Template.ExecuteTemplate.data")),
 			"sync.Pool.Get":                          poolGet,
 		},
 		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
 		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
 		// Calls that keep what they are handed and run it after they
-		// return (parameter index, receiver not counted; -1: every one).
-		Retains: map[string]int{
-			"runtime.SetFinalizer":               1,
-			"runtime.AddCleanup":                 1,
-			"net/http.Server.RegisterOnShutdown": 0,
-			"net/http.Handle":                    1,
-			"net/http.HandleFunc":                1,
-			"net/http.ServeMux.Handle":           1,
-			"net/http.ServeMux.HandleFunc":       1,
-			"log.SetOutput":                      0,
-			"log.Logger.SetOutput":               0,
-			"log/slog.SetDefault":                0,
-			"expvar.Publish":                     1,
-			"os/signal.Notify":                   0,
-			"sync.Map.Store":                     -1,
-			"sync.Map.LoadOrStore":               -1,
-			"sync.Map.Swap":                      -1,
-		},
-		KeepsInRecv: map[string]int{
-			"sync/atomic.Value.Store":          0,
-			"sync/atomic.Value.Swap":           0,
-			"sync/atomic.Value.CompareAndSwap": 1,
-			"sync/atomic.Pointer.Store":        0,
-			"sync/atomic.Pointer.Swap":         0,
-			"container/list.List.PushBack":     0,
-			"container/list.List.PushFront":    0,
-			"container/list.List.InsertBefore": 0,
-			"container/list.List.InsertAfter":  0,
-			"container/ring.Ring.Link":         -1,
-		},
+		// return (the argument named; every one for sync.Map's).
+		Retains: argsAt("runtime.SetFinalizer.finalizer", "runtime.AddCleanup.cleanup", "net/http.Server.RegisterOnShutdown.f",
+			"net/http.Handle.handler", "net/http.HandleFunc.handler", "net/http.ServeMux.Handle.handler", "net/http.ServeMux.HandleFunc.handler",
+			"log.SetOutput.w", "log.Logger.SetOutput.w", "log/slog.SetDefault.l", "expvar.Publish.v", "os/signal.Notify.c",
+			"sync.Map.Store.*", "sync.Map.LoadOrStore.*", "sync.Map.Swap.*"),
+		KeepsInRecv: argsAt("sync/atomic.Value.Store.val", "sync/atomic.Value.Swap.new", "sync/atomic.Value.CompareAndSwap.new",
+			"sync/atomic.Pointer.Store.val", "sync/atomic.Pointer.Swap.new",
+			"container/list.List.PushBack.v", "container/list.List.PushFront.v", "container/list.List.InsertBefore.v", "container/list.List.InsertAfter.v",
+			"container/ring.Ring.Link.*"),
 		ReturnsKept: []string{
 			"sync.Pool.Get", "sync.Map.Load", "sync.Map.LoadOrStore", "sync.Map.LoadAndDelete", "sync.Map.Swap",
 			"sync/atomic.Value.Load", "sync/atomic.Value.Swap", "sync/atomic.Pointer.Load", "sync/atomic.Pointer.Swap",
@@ -148,8 +127,8 @@ func errgroupLibrary() *Library {
 	return &Library{
 		Name: "errgroup", Paths: []string{p}, Modelled: true,
 		Runners: map[string]model{
-			p + ".Group.Go":    structured(1),
-			p + ".Group.TryGo": structured(1),
+			p + ".Group.Go":    structured(arg(p + ".Group.Go.f")),
+			p + ".Group.TryGo": structured(arg(p + ".Group.TryGo.f")),
 		},
 		Safe: []string{p + ".*"},
 	}
@@ -161,7 +140,9 @@ func structured(i int) model {
 
 // waitGroupGo runs the function under the request when the WaitGroup is
 // the handler's own; on one that outlives it, the function is detached.
-func waitGroupGo(c *callSite) { c.callback(1, c.e.storedInto(c.args[0])) }
+func waitGroupGo(c *callSite) {
+	c.callback(arg("sync.WaitGroup.Go.f"), c.e.storedInto(c.args[0]))
+}
 
 func detachedFunc(i int) model {
 	return func(c *callSite) {
@@ -463,22 +444,20 @@ func (e *Engine) constElems(v ssa.Value, fr *frame, depth int) (always, optional
 // templateExecute models (*template.Template).Execute and ExecuteTemplate
 // of text/template and html/template: the functions of the template's
 // FuncMap run here, and the data handed to it is handed over.
-func templateExecute(c *callSite) {
-	c.handOff()
-	// The template calls the data's exported methods by name.
-	data := 2
-	if c.fn.Name() == "ExecuteTemplate" {
-		data = 3
-	}
-	if b, ok := c.arg(data); ok {
-		c.e.callTemplateData(b, c.pos, c.fr, c.out)
-	}
-	v, fr, ok := c.value(0)
-	if !ok {
-		return
-	}
-	for _, f := range c.e.templateFuncs(v, fr, 0) {
-		c.e.callArg(f, c.pos, c.fr, c.out, callFlags{})
+func templateExecute(dataAt int) model {
+	return func(c *callSite) {
+		c.handOff()
+		// The template calls the data's exported methods by name.
+		if b, ok := c.arg(dataAt); ok {
+			c.e.callTemplateData(b, c.pos, c.fr, c.out)
+		}
+		v, fr, ok := c.value(0)
+		if !ok {
+			return
+		}
+		for _, f := range c.e.templateFuncs(v, fr, 0) {
+			c.e.callArg(f, c.pos, c.fr, c.out, callFlags{})
+		}
 	}
 }
 

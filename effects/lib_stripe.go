@@ -19,12 +19,9 @@ func stripeLibrary() *Library {
 	for _, v := range stripeMajors {
 		p := fmt.Sprintf("%s/v%d", stripeModule, v)
 		l.Paths = append(l.Paths, p)
-		// (recv, method, path, key, params, v)
-		l.IfaceModels[p+".Backend.Call"] = sdkCall(1, 2, "Stripe")
-		l.IfaceModels[p+".Backend.CallStreaming"] = sdkCall(1, 2, "Stripe")
-		l.IfaceModels[p+".Backend.CallRaw"] = sdkCall(1, 2, "Stripe")
-		l.IfaceModels[p+".Backend.CallMultipart"] = sdkCall(1, 2, "Stripe")
-		l.IfaceModels[p+".RawRequestBackend.RawRequest"] = sdkCall(1, 2, "Stripe")
+		for _, key := range []string{p + ".Backend.Call", p + ".Backend.CallStreaming", p + ".Backend.CallRaw", p + ".Backend.CallMultipart", p + ".RawRequestBackend.RawRequest"} {
+			l.IfaceModels[key] = sdkCall(arg(key+".method"), arg(key+".path"), "Stripe")
+		}
 		// Making a backend or a client sends nothing.
 		for _, f := range []string{"GetBackend", "GetBackendWithConfig", "NewBackends", "NewBackendsWithConfig", "NewClient", "SetBackend"} {
 			l.Models[p+"."+f] = readModel

@@ -24,8 +24,8 @@ func temporalLibrary() *Library {
 		BenignIfaces: []string{p + "/internal.WorkflowRun", p + "/client.WorkflowRun", p + "/internal.EncodedValue", p + "/converter.EncodedValue"},
 	}
 	for _, iface := range []string{p + "/client.Client", p + "/internal.Client"} {
-		l.IfaceModels[iface+".ExecuteWorkflow"] = temporalStart(3)         // (recv, ctx, options, workflow, args...)
-		l.IfaceModels[iface+".SignalWithStartWorkflow"] = temporalStart(6) // (recv, ctx, id, signal, arg, options, workflow, args...)
+		l.IfaceModels[iface+".ExecuteWorkflow"] = temporalStart(arg(iface + ".ExecuteWorkflow.workflow"))
+		l.IfaceModels[iface+".SignalWithStartWorkflow"] = temporalStart(arg(iface + ".SignalWithStartWorkflow.workflow"))
 		// Reads: a workflow's state, history and lists.
 		for _, name := range []string{"GetWorkflow", "DescribeWorkflowExecution", "DescribeWorkflow", "DescribeTaskQueue", "DescribeTaskQueueEnhanced",
 			"GetWorkflowHistory", "ListWorkflow", "ListOpenWorkflow", "ListClosedWorkflow", "ListArchivedWorkflow", "ScanWorkflow",

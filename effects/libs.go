@@ -36,9 +36,9 @@ type Library struct {
 	Extracts    map[string]strModel // the first result of a multi-result call
 	Prepares    map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
 	Safe        []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
-	Retains     map[string]int      // FuncKey → the parameter it runs after returning (-1: all)
-	// KeepsInRecv: FuncKey → the parameter the method keeps in its
-	// receiver (-1: all), to run whenever the receiver's owner says: the
+	Retains     map[string]int      // FuncKey → the argument it runs after returning (receiver counted; -1: all)
+	// KeepsInRecv: FuncKey → the argument the method keeps in its
+	// receiver (receiver counted; -1: all), to run whenever the receiver's owner says: the
 	// work outlives the request if the receiver does.
 	KeepsInRecv map[string]int
 	// ReturnsKept: FuncKeys whose results are values the program put in
@@ -480,7 +480,7 @@ func ReachesSink(fn *types.Func) bool {
 // keep its parameter i (receiver not counted) and run it after it returns.
 func StdRetains(fn *types.Func, i int) bool {
 	r, ok := lib().retains[FuncKey(fn)]
-	return ok && (r < 0 || r == i)
+	return ok && (r < 0 || r == paramArg(fn, i))
 }
 
 // BenignInterface reports whether calls through the interface named

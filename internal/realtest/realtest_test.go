@@ -6,16 +6,19 @@
 package realtest_test
 
 import (
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"strings"
-
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/authvet/authvet/analyzer"
+	"github.com/authvet/authvet/effects"
+	"github.com/authvet/authvet/internal/argcheck"
 )
 
 // TestRealLibraries runs the fixtures of testdata/libmod, a module that
@@ -42,7 +45,87 @@ func TestRealLibraries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer analyzer.Analyzer.Flags.Set("config", "")
-	analysistest.Run(factsAsWanted{t}, dir, analyzer.Analyzer, "./...")
+	// The fixture services: argsrc only brings libraries into the build
+	// list for TestLibraryArgs.
+	svcs, err := filepath.Glob(filepath.Join(dir, "*svc"))
+	if err != nil || len(svcs) == 0 {
+		t.Fatalf("no fixture services in %s: %v", dir, err)
+	}
+	var patterns []string
+	for _, s := range svcs {
+		patterns = append(patterns, "./"+filepath.Base(s)+"/...")
+	}
+	analysistest.Run(factsAsWanted{t}, dir, analyzer.Analyzer, patterns...)
+}
+
+// TestLibraryArgs checks the rows of authvet's argument table that name
+// a library pinned in testdata/libmod against the library's real
+// signatures: each row's parameter sits at its index (the standard
+// library's rows are checked in package effects).
+func TestLibraryArgs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads the pinned libraries: not in -short mode")
+	}
+	dir, err := filepath.Abs("../../testdata/libmod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download")
+	dl.Dir = dir
+	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Skipf("the module proxy cannot be reached, so the pinned libraries cannot be downloaded: %v\n%s", err, out)
+	}
+	// The packages of the module's build graph, the standard library's
+	// left to package effects.
+	list := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./...")
+	list.Dir = dir
+	list.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	table := effects.NamedArgs()
+	patterns := argcheck.Packages(table, strings.Fields(string(out)))
+	// Every library with rows is pinned here but for Stripe's majors
+	// other than v82: a row whose library is not in the graph is named.
+	for name := range table {
+		first, _, slash := strings.Cut(name, "/")
+		if !slash || !strings.Contains(first, ".") || strings.HasPrefix(name, "github.com/stripe/stripe-go/") && !strings.HasPrefix(name, "github.com/stripe/stripe-go/v82.") {
+			continue
+		}
+		found := false
+		for _, p := range patterns {
+			if strings.HasPrefix(name, p+".") {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s: its library is not in testdata/libmod's build graph", name)
+		}
+	}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: append(os.Environ(), "GOFLAGS=-mod=mod")}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]*types.Package{}
+	for _, p := range pkgs {
+		if len(p.Errors) == 0 && p.Types != nil {
+			byPath[p.PkgPath] = p.Types
+		}
+	}
+	for _, p := range patterns {
+		if byPath[p] == nil {
+			t.Errorf("%s: does not load in testdata/libmod", p)
+		}
+	}
+	checked, problems := argcheck.Check(table, byPath)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	t.Logf("checked %d rows against %d libraries", checked, len(byPath))
 }
 
 // factsAsWanted: every function's summary is a fact, and spelling each
