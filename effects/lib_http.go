@@ -113,12 +113,24 @@ func (c *callSite) viaClient(send model) {
 		c.egress(clientUnseen, clientFix)
 		return
 	}
+	if c.e.redirectRewrites(c.args[0]) {
+		c.egress("sends requests through an *http.Client whose CheckRedirect rewrites where a redirect goes",
+			`leave the redirect's URL alone in CheckRedirect, or declare the call with //agent:effect outbound("...")`)
+		return
+	}
 	std := len(transports) == 0
 	for _, t := range transports {
 		if t.x != nil && proxied(t) {
 			c.egress("sends requests through an http.Transport whose Proxy receives every request, whatever its URL",
 				`use http.ProxyFromEnvironment, or declare the call with //agent:effect outbound("...")`)
 			return
+		}
+		if t.x != nil {
+			if f := dialed(t); f != "" {
+				c.egress("sends requests through an http.Transport whose "+f+" chooses the connection, whatever the URL says",
+					`leave the Transport's dialer alone, or declare the call with //agent:effect outbound("...")`)
+				return
+			}
 		}
 		if t.x == nil || !c.e.analysedType(t.x.Type()) {
 			std = true
@@ -718,6 +730,77 @@ func proxied(t target) bool {
 		return true
 	}
 	return false
+}
+
+// dialed names the dial function set on an http.Transport built here
+// (DialContext, DialTLSContext, Dial, DialTLS): the connection goes where
+// it says, not where the URL does. A dialer's own DialContext method
+// (a net.Dialer's, which dials the address it is handed) is not one.
+func dialed(t target) string {
+	alloc, ok := t.x.(*ssa.Alloc)
+	if !ok || qualifiedName(alloc.Type()) != "net/http.Transport" {
+		return ""
+	}
+	for _, name := range []string{"DialContext", "DialTLSContext", "Dial", "DialTLS"} {
+		f := fieldIndex(alloc.Type(), name)
+		if f < 0 {
+			continue
+		}
+		var bs []binding
+		if !fieldOfAlloc(alloc, f, t.fr, 0, &bs) {
+			return name
+		}
+		for _, b := range bs {
+			if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			if mc, ok := b.v.(*ssa.MakeClosure); ok {
+				if fn, ok := mc.Fn.(*ssa.Function); ok && fn.Synthetic != "" && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == "net" {
+					continue // (&net.Dialer{...}).DialContext: the address it is handed
+				}
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// redirectRewrites reports whether the client b was built with a
+// CheckRedirect that may change a redirect's URL or Host (the request it
+// is handed is the one sent next), or one the analysis cannot read.
+func (e *Engine) redirectRewrites(b binding) bool {
+	b = follow(b)
+	if !b.live() {
+		return false
+	}
+	rewrites := false
+	e.clientOrigins(b.v, b.fr, 0, nil, func(alloc *ssa.Alloc, fr *frame, global *ssa.Global) bool {
+		field := fieldIndex(alloc.Type(), "CheckRedirect")
+		if field < 0 {
+			return true
+		}
+		stores, ok := e.clientFieldStores(alloc, field, global)
+		if !ok {
+			return true // unseen: the transports' check says so
+		}
+		for _, v := range stores {
+			if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
+				continue
+			}
+			fs := e.funcsOf(v, fr)
+			if fs.unresolved || len(fs.params)+len(fs.fieldParams)+len(fs.elemParams)+len(fs.returned) > 0 {
+				rewrites = true
+				continue
+			}
+			for _, cl := range fs.callables {
+				if len(cl.fn.Params) == 0 || len(cl.fn.Blocks) == 0 || e.reqRewritten(cl.fn.Params[0], 0) {
+					rewrites = true
+				}
+			}
+		}
+		return true
+	})
+	return rewrites
 }
 
 func hasMethod(it *types.Interface, name string) bool {

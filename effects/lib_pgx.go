@@ -2,6 +2,7 @@ package effects
 
 import (
 	"go/constant"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -108,8 +109,43 @@ func pgText(i int) model {
 		if preparedHere(c, text) {
 			return // the name of a statement prepared here: counted at its Prepare
 		}
+		if t := rewriterArg(c, i+1); t != "" {
+			// pgx hands the text to the first argument when it is a
+			// QueryRewriter: what runs is what its RewriteQuery returns.
+			c.unprovable("runs SQL text that the query rewriter "+t+" handed with it may rewrite",
+				"pass the arguments without a rewriter (pgx.NamedArgs is read as it is), or declare the statement with //agent:effect")
+			return
+		}
 		c.emit(Pending{Op: OpSQL, Text: text, Dialect: uint8(sqltext.Postgres)})
 	}
+}
+
+// rewriterArg names the type of the first of the query arguments (the
+// variadic slice at argument i) when it is a pgx.QueryRewriter other than
+// pgx's own named arguments, whose @names the SQL reader reads as
+// parameters; "" otherwise, or when the arguments are not in sight.
+func rewriterArg(c *callSite, i int) string {
+	v, _, ok := c.value(i)
+	if !ok {
+		return ""
+	}
+	els := sliceElems(v)
+	if len(els) == 0 {
+		return ""
+	}
+	first := els[0]
+	if mi, ok := first.(*ssa.MakeInterface); ok {
+		first = mi.X
+	}
+	t := first.Type()
+	switch qualifiedName(t) {
+	case pgxPath + ".NamedArgs", pgxPath + ".StrictNamedArgs":
+		return ""
+	}
+	if types.NewMethodSet(t).Lookup(nil, "RewriteQuery") == nil && types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "RewriteQuery") == nil {
+		return ""
+	}
+	return typeName(t)
 }
 
 // preparedHere reports whether text is a bare name that a Prepare call of

@@ -887,6 +887,16 @@ func (p *parser) scanExpr(lo, hi int, sc *scope) { p.subqueries(lo, hi, sc, nil)
 // conjuncts appends to out the columns bound by the top-level AND conjuncts
 // of the condition in [lo,hi).
 func (p *parser) conjuncts(lo, hi int, out []string) []string {
+	// AND binds tighter than OR: `a = $1 AND b OR c` is (a = $1 AND b)
+	// OR c, and a column is bound only if every OR branch binds it.
+	if branches := p.disjuncts(lo, hi); len(branches) > 1 {
+		common := p.conjuncts(branches[0][0], branches[0][1], nil)
+		for _, b := range branches[1:] {
+			got := p.conjuncts(b[0], b[1], nil)
+			common = slices.DeleteFunc(common, func(c string) bool { return !slices.Contains(got, c) })
+		}
+		return append(out, common...)
+	}
 	start, between, cases := lo, 0, 0
 	for i := lo; i < hi; {
 		t := p.toks[i]
@@ -921,6 +931,38 @@ func (p *parser) conjuncts(lo, hi int, out []string) []string {
 		i++
 	}
 	return p.conjunct(start, hi, out)
+}
+
+// disjuncts splits [lo,hi) at its top-level ORs (outside parentheses
+// and CASE expressions) into the branches' bounds; one branch when it has
+// none.
+func (p *parser) disjuncts(lo, hi int) [][2]int {
+	var out [][2]int
+	start, cases := lo, 0
+	for i := lo; i < hi; {
+		t := p.toks[i]
+		if t.kind == tLParen {
+			i = p.after(i, hi)
+			continue
+		}
+		if t.kind == tIdent {
+			switch t.val {
+			case "case":
+				cases++
+			case "end":
+				if cases > 0 {
+					cases--
+				}
+			case "or":
+				if cases == 0 {
+					out = append(out, [2]int{start, i})
+					start = i + 1
+				}
+			}
+		}
+		i++
+	}
+	return append(out, [2]int{start, hi})
 }
 
 func (p *parser) conjunct(lo, hi int, out []string) []string {

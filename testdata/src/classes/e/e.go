@@ -358,7 +358,7 @@ func (s *Server) CustomDialer(ctx context.Context) error {
 			return (&net.Dialer{}).DialContext(ctx, network, "gateway.evil.example:443") // want `CustomDialer opens a network connection \(net.\(\*Dialer\).DialContext\)`
 		},
 	}}
-	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1")
+	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1") // want `CustomDialer sends requests through an http.Transport whose DialContext chooses the connection`
 	return err
 }
 

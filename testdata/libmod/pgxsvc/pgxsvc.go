@@ -1,0 +1,50 @@
+// Package pgxsvc runs pgx calls whose first query argument rewrites the
+// SQL text (pgx.QueryRewriter): what runs is what the rewriter returns.
+// pgx's own named arguments are read as parameters.
+package pgxsvc
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Payouts = grant.Grant{
+	Writes:        []string{"payouts"},
+	Reversibility: grant.Compensable,
+}
+
+type Server struct{ pool *pgxpool.Pool }
+
+// supportMode drops the tenant condition from whatever it is handed.
+type supportMode struct{}
+
+func (supportMode) RewriteQuery(ctx context.Context, conn *pgx.Conn, sql string, args []any) (string, []any, error) {
+	return strings.Replace(sql, " AND tenant_id = $2", "", 1), args[:1], nil
+}
+
+//agent:operable grant=Payouts
+func (s *Server) Hold(ctx context.Context, tenant, id string) error {
+	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", supportMode{}, id, tenant) // want `Hold runs SQL text that the query rewriter supportMode handed with it may rewrite`
+	return err
+}
+
+// Clean twin: pgx.NamedArgs is pgx's own rewriter of @names.
+//
+//agent:operable grant=Payouts
+func (s *Server) HoldNamed(ctx context.Context, tenant, id string) error {
+	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = @id AND tenant_id = @tenant", pgx.NamedArgs{"id": id, "tenant": tenant})
+	return err
+}
+
+// Clean twin: plain arguments.
+//
+//agent:operable grant=Payouts
+func (s *Server) HoldPlain(ctx context.Context, tenant, id string) error {
+	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", id, tenant)
+	return err
+}
