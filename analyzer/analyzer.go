@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(checkedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -237,6 +237,10 @@ func (a *run) analyse() {
 				}
 			}
 			return slices.Contains(f.Params, i), into
+		},
+		ResultKept: func(fn *types.Func, t types.Type) bool {
+			var f KeepsFact
+			return fn.Pkg() != a.pass.Pkg && a.pass.ImportPackageFact(fn.Pkg(), &f) && resultKept(&f, t)
 		},
 		LocalSource: localSource(a.pass),
 	}

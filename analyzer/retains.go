@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -58,6 +59,7 @@ func exportRetains(pass *analysis.Pass) {
 		}
 	}
 	r := &retainer{pass: pass, decls: decls, memo: map[*types.Func][]keep{}}
+	keptTypes := map[string]bool{}
 	for obj := range decls {
 		f := &RetainsFact{}
 		for i, k := range r.retained(obj) {
@@ -67,11 +69,61 @@ func exportRetains(pass *analysis.Pass) {
 			for _, into := range k.into {
 				f.Into = append(f.Into, [2]int{i, into})
 			}
+			if k.kept() {
+				for _, s := range keptTypeKeys(obj.Signature().Params().At(i).Type()) {
+					keptTypes[s] = true
+				}
+			}
 		}
 		if len(f.Params)+len(f.Into) > 0 {
 			pass.ExportObjectFact(obj, f)
 		}
 	}
+	if len(keptTypes) > 0 {
+		kf := &KeepsFact{}
+		for s := range keptTypes {
+			kf.Types = append(kf.Types, s)
+		}
+		slices.Sort(kf.Types)
+		pass.ExportPackageFact(kf)
+	}
+}
+
+// KeepsFact marks a package that is not analysed and keeps function or
+// interface values the program hands it (a plugin table, a registry, a
+// setter): values of these types that it returns may be ones the program
+// put in, not ones it made (plug.Get(name) returning what another
+// package's init registered). Types are keyed by keptTypeKeys.
+type KeepsFact struct {
+	Types []string
+}
+
+// AFact marks KeepsFact as an analysis fact.
+func (*KeepsFact) AFact() {}
+
+func (f *KeepsFact) String() string { return "keeps " + strings.Join(f.Types, ", ") }
+
+// keptTypeKeys are the keys under which a kept value of type t is found
+// again: its type, and for a function type its signature (a named Op and
+// the func literal type it stands for); an empty interface matches any
+// interface result.
+func keptTypeKeys(t types.Type) []string {
+	keys := []string{types.TypeString(t, nil)}
+	if u := t.Underlying(); u != t {
+		keys = append(keys, types.TypeString(u, nil))
+	}
+	return keys
+}
+
+// resultKept reports whether a result of type t of a function of pkg may
+// be a value the program handed the package to keep.
+func resultKept(f *KeepsFact, t types.Type) bool {
+	for _, k := range keptTypeKeys(t) {
+		if slices.Contains(f.Types, k) || slices.Contains(f.Types, "any") || slices.Contains(f.Types, "interface{}") {
+			return true
+		}
+	}
+	return false
 }
 
 // retainer reads, in a function's syntax, where its callback parameters

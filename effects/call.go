@@ -38,6 +38,9 @@ type callFlags struct {
 	detach   bool
 	detachIf int // 1-based parameter: detached if its structure outlives the request
 	inTx     bool
+	// protocol: the methods the callee calls on a value it is handed as
+	// any (nil: every one authvet knows of; see Library.Protocols).
+	protocol []string
 }
 
 // callFuncs calls every function a function value may be, with args

@@ -86,6 +86,10 @@ func (e *Engine) concretes(v ssa.Value, fr *frame, depth int, out *[]target) boo
 			return e.globalConcretes(g, fr, depth, out)
 		}
 		stores := storedValues(v.X, fr)
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && len(stores) == 0 {
+			// An element of a slice literal (ranging over closers).
+			return e.elemConcretes(ia.X, fr, depth+1, out)
+		}
 		if len(stores) == 0 {
 			return false
 		}
@@ -166,6 +170,66 @@ func (e *Engine) globalConcretes(g *ssa.Global, fr *frame, depth int, out *[]tar
 	return false
 }
 
+// elemConcretes collects the concretes of every element of sl, a slice
+// literal built here (or a variable, parameter or captured variable that
+// holds one) that nothing writes an element of after.
+func (e *Engine) elemConcretes(sl ssa.Value, fr *frame, depth int, out *[]target) bool {
+	if depth > 16 {
+		return false
+	}
+	switch v := sl.(type) {
+	case *ssa.Parameter:
+		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
+			if b = follow(b); b.live() {
+				return e.elemConcretes(b.v, b.fr, depth+1, out)
+			}
+		}
+		return false
+	case *ssa.FreeVar:
+		for i, x := range fr.fn.FreeVars {
+			if x == v && i < len(fr.free) && fr.free[i].live() {
+				return e.elemConcretes(fr.free[i].v, fr.free[i].fr, depth+1, out)
+			}
+		}
+		return false
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		stores := storedValues(v.X, fr)
+		if len(stores) == 0 {
+			return false
+		}
+		for _, b := range stores {
+			if !e.elemConcretes(b.v, b.fr, depth+1, out) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Slice:
+		for _, r := range *v.Referrers() {
+			if ia, ok := r.(*ssa.IndexAddr); ok {
+				for _, r2 := range *ia.Referrers() {
+					if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
+						return false // an element written after the literal
+					}
+				}
+			}
+		}
+		els := sliceElems(v)
+		if els == nil {
+			return false
+		}
+		for _, el := range els {
+			if !e.concretes(el, fr, depth+1, out) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // concretesOf collects the concretes of each of bs, if ok.
 func (e *Engine) concretesOf(bs []binding, ok bool) func(depth int, out *[]target) bool {
 	return func(depth int, out *[]target) bool {
@@ -188,7 +252,7 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		return false
 	}
 	if e.isStdCall(call) {
-		if obj := funcObject(call.Call.StaticCallee()); obj != nil && lib().returnsKept[FuncKey(obj)] {
+		if e.keptResult(call, i) {
 			return false // what the program put in, out of sight
 		}
 		t := target{std: true}
@@ -229,6 +293,36 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		}
 	}
 	return found
+}
+
+// keptResult reports whether result i of call, a call into a package
+// that is not walked, may be a value the program put in rather than one
+// the package made: by the libraries' tables for the standard library
+// (a pool's Get), by the package's KeepsFact for any other (a plugin
+// table's Get, a setter's getter).
+func (e *Engine) keptResult(call *ssa.Call, i int) bool {
+	obj := funcObject(call.Call.StaticCallee())
+	if obj == nil {
+		return false
+	}
+	if lib().returnsKept[FuncKey(obj)] {
+		return true
+	}
+	if e.ResultKept == nil || obj.Pkg() == nil {
+		return false
+	}
+	t := call.Type()
+	if tup, ok := t.(*types.Tuple); ok {
+		if i >= tup.Len() {
+			return false
+		}
+		t = tup.At(i).Type()
+	}
+	switch t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return e.ResultKept(obj, t)
+	}
+	return false
 }
 
 // stdType reports whether t is a named type of a package the engine

@@ -294,10 +294,23 @@ type Summary struct {
 	// begin (one it was handed, or keeps in its receiver): a project's
 	// own End or Finish.
 	EndsTx bool
+	// ResultMethods summarise calling each method of the interface the
+	// function returns as result ResultMethodsAt-1, on every value it
+	// may return (a lock manager's Acquire returning its *lock as an
+	// io.Closer): a method not listed is effect-free on them. Zero when
+	// not every value it may return is known.
+	ResultMethods   []MethodSummary
+	ResultMethodsAt int
 
 	// wire is the encoded form this summary was read from, not yet
 	// decoded (wire.go).
 	wire []byte
+}
+
+// MethodSummary is the summary of calling the method Name.
+type MethodSummary struct {
+	Name string
+	Sum  *Summary
 }
 
 // AFact marks Summary as an analysis fact.
@@ -323,7 +336,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single
@@ -480,6 +493,12 @@ func (s *Summary) Exported() *Summary {
 	out := *s
 	out.Effects = capUnprovable(slices.Clone(s.Effects), func(*Effect) Position { return Position{} })
 	out.Returned = s.Returned.Exported()
+	if len(s.ResultMethods) > 0 {
+		out.ResultMethods = make([]MethodSummary, len(s.ResultMethods))
+		for i, m := range s.ResultMethods {
+			out.ResultMethods[i] = MethodSummary{Name: m.Name, Sum: m.Sum.Exported()}
+		}
+	}
 	return &out
 }
 

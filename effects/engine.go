@@ -75,6 +75,11 @@ type Engine struct {
 	// run it after it returns: for good (long), or in the structure of
 	// its arguments into (receiver first; a worker pool's queue).
 	Retains func(fn *types.Func, i int) (long bool, into []int)
+	// ResultKept reports whether a result of type t of fn, a function of
+	// a package that is not walked, may be a function or interface value
+	// the program handed that package to keep (a plugin table's Get):
+	// then what it returns is out of sight, not a value the package made.
+	ResultKept func(fn *types.Func, t types.Type) bool
 	// LocalSource reports whether the package's source is being
 	// developed (not in the module cache): there, a function with no Go
 	// body is unprovable wherever it is reached.
@@ -88,6 +93,9 @@ type Engine struct {
 	callbacks int // callbacks being resolved inside one another
 	returns   int // helpers' returns being followed inside one another
 	txFlows   map[*ssa.Function]*txFlow
+	// globalStoreCache: the stores to each unexported package variable
+	// that only loads and stores use (nil: not such a variable).
+	globalStoreCache map[*ssa.Global][]*ssa.Store
 	converted []types.Type                  // concrete types the package converts to interfaces
 	impls     map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
@@ -357,6 +365,7 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		}
 	}
 	if r < 0 {
+		e.computeResultMethods(s, root)
 		return
 	}
 	var fs funcSet
@@ -384,6 +393,73 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		s.Returned = out.summary(e.pos(root.fn.Pos()), e.Module)
 		s.ReturnedIndex = r
 	}
+}
+
+// computeResultMethods summarises calling the methods of the interface
+// the function returns (its first interface result), when every value it
+// may return is known: callers in other packages then resolve a call
+// through it (locks.Acquire(...) returning an io.Closer whose Close
+// deletes; a Noop() returning one whose Close does nothing).
+func (e *Engine) computeResultMethods(s *Summary, root *frame) {
+	if e.Prog == nil {
+		return
+	}
+	results := root.fn.Signature.Results()
+	r := -1
+	for i := 0; i < results.Len(); i++ {
+		if t := results.At(i).Type(); types.IsInterface(t) && !ignoredIface(t) {
+			if _, isTP := t.(*types.TypeParam); !isTP {
+				r = i
+				break
+			}
+		}
+	}
+	if r < 0 {
+		return
+	}
+	it := results.At(r).Type().Underlying().(*types.Interface)
+	if it.NumMethods() == 0 || it.NumMethods() > maxTargets {
+		return
+	}
+	var ts []target
+	for _, b := range root.fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && r < len(ret.Results) {
+			if c, ok := ret.Results[r].(*ssa.Const); ok && c.IsNil() {
+				continue
+			}
+			if !e.concretes(ret.Results[r], root, 0, &ts) || len(ts) > maxTargets {
+				return
+			}
+		}
+	}
+	name := qualifiedName(results.At(r).Type())
+	sinkIface := e.isSinkInterface(name)
+	var methods []MethodSummary
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i).Name()
+		out := newCollector()
+		for _, t := range ts {
+			if t.typeOf() == nil {
+				if sinkIface || len(t.wrapped) > 0 {
+					return // what a library made, holding what it was handed
+				}
+				continue
+			}
+			obj, fn := e.methodOf(t.typeOf(), m)
+			if obj == nil {
+				continue
+			}
+			recv := binding{}
+			if t.x != nil {
+				recv = binding{v: t.x, fr: t.fr}
+			}
+			e.callObjOrWrapper(obj, fn, []binding{recv}, root.fn.Pos(), root, out)
+		}
+		if len(out.effects)+len(out.pending) > 0 {
+			methods = append(methods, MethodSummary{Name: m, Sum: out.summary(e.pos(root.fn.Pos()), e.Module)})
+		}
+	}
+	s.ResultMethods, s.ResultMethodsAt = methods, r+1
 }
 
 func (e *Engine) pos(p token.Pos) Position { return PositionOf(e.Fset, p) }
@@ -639,16 +715,35 @@ func (e *Engine) site(pos token.Pos, c *ssa.CallCommon, isGo bool, fr *frame, ou
 		}
 		sub := newCollector()
 		e.call(c, pos, fr, sub)
-		target.add(Effect{
-			Kind:   Detached,
-			Reason: "starts a detached goroutine",
-			Pos:    e.pos(pos),
-			Module: e.Module,
-			// A goroutine inside a dependency that does nothing the
-			// analysis can see is that dependency's business.
-			Local: len(sub.effects)+len(sub.pending) == 0,
-		})
-		target.merge(sub)
+		// A callback the goroutine runs (bg.Go(ctx, fn) calling fn) is
+		// resolved by the caller, and is detached there if it does
+		// anything: it carries its own detachment.
+		work := newCollector()
+		for _, ef := range sub.effects {
+			work.add(*ef)
+		}
+		callbacks := 0
+		for _, p := range sub.pending {
+			q := *p
+			if (q.Op == OpCallParam || q.Op == OpCallMethod) && !q.Detach && q.DetachIf == 0 {
+				q.Detach = true
+				callbacks++
+			}
+			work.addPending(q)
+		}
+		work.overflow = sub.overflow
+		if busy := hasWork(work); busy || callbacks == 0 {
+			target.add(Effect{
+				Kind:   Detached,
+				Reason: "starts a detached goroutine",
+				Pos:    e.pos(pos),
+				Module: e.Module,
+				// A goroutine inside a dependency that does nothing the
+				// analysis can see is that dependency's business.
+				Local: !busy,
+			})
+		}
+		target.merge(work)
 	})
 }
 

@@ -41,7 +41,9 @@ func (e *Engine) handOff(fn *types.Func, args []binding, pos token.Pos, fr *fram
 		case sig.Variadic() && sig.Params().Len() > 0:
 			pt = sig.Params().At(sig.Params().Len() - 1).Type()
 		}
-		e.handOffValue(a, pt, pos, fr, out, e.retainFlags(fn, i-recv, args))
+		fl := e.retainFlags(fn, i-recv, args)
+		fl.protocol = protocolOf(fn)
+		e.handOffValue(a, pt, pos, fr, out, fl)
 	}
 }
 
@@ -115,7 +117,7 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 				if it.NumMethods() == 0 {
 					// any: the callee may call the protocol methods
 					// (String, MarshalJSON) of what the caller put there.
-					for _, name := range protocolMethods {
+					for _, name := range fl.protocolMethods() {
 						out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: append(slices.Clone(pf.path), elemStep), Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 					}
 				}
@@ -251,7 +253,7 @@ func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interfac
 	work := newCollector()
 	names := ifaceMethodNames(it)
 	if len(names) == 0 {
-		e.callProtocol(t, recv, pos, fr, work, 0, map[types.Type]bool{})
+		e.callProtocol(t, recv, fl.protocolMethods(), pos, fr, work, 0, map[types.Type]bool{})
 	} else if e.analysedType(t) || isHandle(t) {
 		e.callMethods(t, recv, names, pos, fr, work)
 	}
@@ -280,15 +282,15 @@ func (e *Engine) callMethods(t types.Type, recv binding, names []string, pos tok
 // callProtocol calls the protocol methods a value of type t handed over
 // as any may have called on it, and those of its fields' types, a few
 // levels deep (encoding/json and fmt walk into fields).
-func (e *Engine) callProtocol(t types.Type, recv binding, pos token.Pos, fr *frame, out *collector, depth int, seen map[types.Type]bool) {
+func (e *Engine) callProtocol(t types.Type, recv binding, names []string, pos token.Pos, fr *frame, out *collector, depth int, seen map[types.Type]bool) {
 	if depth > 2 || seen[t] {
 		return
 	}
 	seen[t] = true
 	if e.analysedType(t) {
-		e.callMethods(t, recv, protocolMethods, pos, fr, out)
+		e.callMethods(t, recv, names, pos, fr, out)
 		if _, isPtr := t.(*types.Pointer); !isPtr {
-			e.callMethods(types.NewPointer(t), recv, protocolMethods, pos, fr, out)
+			e.callMethods(types.NewPointer(t), recv, names, pos, fr, out)
 		}
 	}
 	base := t
@@ -298,12 +300,12 @@ func (e *Engine) callProtocol(t types.Type, recv binding, pos token.Pos, fr *fra
 	switch u := base.Underlying().(type) {
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			e.callProtocol(u.Field(i).Type(), binding{}, pos, fr, out, depth+1, seen)
+			e.callProtocol(u.Field(i).Type(), binding{}, names, pos, fr, out, depth+1, seen)
 		}
 	case *types.Slice:
-		e.callProtocol(u.Elem(), binding{}, pos, fr, out, depth+1, seen)
+		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	case *types.Map:
-		e.callProtocol(u.Elem(), binding{}, pos, fr, out, depth+1, seen)
+		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	}
 }
 
@@ -321,9 +323,27 @@ func (e *Engine) callObjOrWrapper(obj *types.Func, fn *ssa.Function, args []bind
 
 // protocolMethods are the methods the standard library calls on a value
 // it is handed as any, through type assertions (fmt, encoding/json,
-// encoding, log/slog, database/sql/driver).
+// encoding, log/slog, database/sql/driver): all of them, for a callee
+// whose package Library.Protocols does not narrow.
 var protocolMethods = []string{"String", "Error", "GoString", "Format", "MarshalJSON", "MarshalText", "MarshalBinary", "AppendText", "LogValue", "Value", "WriteTo",
 	"Scan", "UnmarshalJSON", "UnmarshalText", "UnmarshalBinary"}
+
+// protocolMethods is the protocol of the callee the flags were made for.
+func (fl callFlags) protocolMethods() []string {
+	if fl.protocol != nil {
+		return fl.protocol
+	}
+	return protocolMethods
+}
+
+// protocolOf is what fn's package calls on a value handed as any: its
+// Library.Protocols row, or nil (every protocol method).
+func protocolOf(fn *types.Func) []string {
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	return lib().protocols[fn.Pkg().Path()]
+}
 
 func ifaceMethodNames(it *types.Interface) []string {
 	var names []string

@@ -59,6 +59,9 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if e.closedIface(c.Value.Type(), m, args, pos, fr, out) {
 		return
 	}
+	if e.resultMethod(recv, m.Name(), args, pos, fr, out) {
+		return
+	}
 	if md, sqlArg := shapeOf(m); md != nil {
 		if idx, ok := rootParam(assertedParam(recv)); ok && sqlArg >= 0 {
 			p := Pending{Op: OpCallMethod, Param: idx, Name: m.Name(), ShapeArg: sqlArg + 1, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
@@ -79,6 +82,7 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	}
 	sink := (e.isSinkInterface(decl) || e.isSinkInterface(static)) && !e.isBenign(decl)
 	if !sink && (e.isBenign(decl) || e.isBenign(static) || lib().readerInterface(decl)) {
+		e.benignUnresolved(c.Value.Type(), m, recv, args, pos, fr, out)
 		return
 	}
 	iface := static
@@ -109,6 +113,112 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		return
 	}
 	out.add(e.unprovable(pos, reason, dynamicFix))
+}
+
+// benignUnresolved handles a call through a benign interface (io.Closer,
+// io.Writer) whose value the analysis cannot see. Benign means the
+// implementations the program gets from elsewhere are harmless; the
+// program's own may not be. On a parameter, the caller resolves what it
+// hands over (closeAll(locks...)), and drops the call if it cannot
+// either. Elsewhere, if a type of this package implements the interface
+// with an effect in that method, the value may be one of those: the call
+// is unprovable.
+func (e *Engine) benignUnresolved(t types.Type, m *types.Func, recv binding, args []binding, pos token.Pos, fr *frame, out *collector) {
+	pf, ok := paramFieldOf(recv.v, fr)
+	if idx, isParam := rootParam(assertedParam(recv)); isParam {
+		pf, ok = paramField{param: idx}, true
+	}
+	if ok {
+		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: m.Name(), InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+		for _, a := range args {
+			rec := e.recordArg(a)
+			if rec.Param == 0 {
+				e.handOffValue(a, nil, pos, fr, out, callFlags{})
+			}
+			p.Args = append(p.Args, rec)
+		}
+		out.addPending(p)
+		return
+	}
+	if impl := e.effectfulImpl(t, m.Name()); impl != "" {
+		out.add(e.unprovable(pos, fmt.Sprintf("calls %s through the interface %s, which %s of this package implements with effects, and the analysis cannot tell which value it holds",
+			m.Name(), shortName(qualifiedName(t)), impl), dynamicFix))
+	}
+}
+
+// effectfulImpl names a type of this package that implements the
+// interface t and whose method name has an effect, or returns "".
+func (e *Engine) effectfulImpl(t types.Type, name string) string {
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || e.Prog == nil || e.Pkg == nil || lib().modelled(e.Pkg.Path()) {
+		return "" // a modelled library's own types are its models' business
+	}
+	var cands []types.Type
+	sc := e.Pkg.Scope()
+	for _, n := range sc.Names() {
+		if tn, ok := sc.Lookup(n).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+			cands = append(cands, tn.Type(), types.NewPointer(tn.Type()))
+		}
+	}
+	cands = append(cands, e.convertedTypes()...)
+	for _, cand := range cands {
+		if types.IsInterface(cand) || !types.Implements(cand, it) {
+			continue
+		}
+		_, fn := e.methodOf(cand, name)
+		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != e.Pkg {
+			continue
+		}
+		if s := e.local(fn); s != nil && len(s.Effects)+len(s.Pending) > 0 {
+			return types.TypeString(cand, func(p *types.Package) string { return "" })
+		}
+	}
+	return ""
+}
+
+// resultMethod resolves a call through an interface value another
+// package's function returned, by that function's ResultMethods: every
+// value it may return is known there. It reports whether it did.
+func (e *Engine) resultMethod(recv binding, name string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	recv = follow(recv)
+	if !recv.live() || e.Import == nil {
+		return false
+	}
+	v := recv.v
+	for {
+		ci, ok := v.(*ssa.ChangeInterface)
+		if !ok {
+			break
+		}
+		v = ci.X
+	}
+	var call *ssa.Call
+	idx := 0
+	switch v := v.(type) {
+	case *ssa.Call:
+		call = v
+	case *ssa.Extract:
+		call, _ = v.Tuple.(*ssa.Call)
+		idx = v.Index
+	}
+	if call == nil || call.Call.IsInvoke() || call.Call.StaticCallee() == nil {
+		return false
+	}
+	obj := funcObject(call.Call.StaticCallee())
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == e.Pkg || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+		return false
+	}
+	s := e.Import(obj)
+	if s == nil || s.ResultMethodsAt != idx+1 {
+		return false
+	}
+	e.handOff(nil, args, pos, fr, out)
+	for _, ms := range s.ResultMethods {
+		if ms.Name == name {
+			e.instantiateAt(ms.Sum, &instCtx{args: bind(call.Call.Args, recv.fr)}, pos, fr, out)
+		}
+	}
+	return true
 }
 
 // closedIface resolves a call through an interface only this package can
@@ -214,9 +324,22 @@ func (e *Engine) convertedTypes() []types.Type {
 		return e.converted
 	}
 	e.converted = []types.Type{}
+	seen := map[types.Type]bool{}
+	for _, mi := range Conversions(e.packageFuncs()) {
+		if t := mi.X.Type(); !seen[t] && !types.IsInterface(t) {
+			seen[t] = true
+			e.converted = append(e.converted, t)
+		}
+	}
+	return e.converted
+}
+
+// packageFuncs lists the package's functions and the methods of its
+// types (their closures are reached through AnonFuncs).
+func (e *Engine) packageFuncs() []*ssa.Function {
 	spkg := e.Prog.Package(e.Pkg)
 	if spkg == nil {
-		return e.converted
+		return nil
 	}
 	var fns []*ssa.Function
 	for _, m := range spkg.Members {
@@ -234,14 +357,7 @@ func (e *Engine) convertedTypes() []types.Type {
 			}
 		}
 	}
-	seen := map[types.Type]bool{}
-	for _, mi := range Conversions(fns) {
-		if t := mi.X.Type(); !seen[t] && !types.IsInterface(t) {
-			seen[t] = true
-			e.converted = append(e.converted, t)
-		}
-	}
-	return e.converted
+	return fns
 }
 
 // dynamicFix is the fix of an unresolved call through an interface.

@@ -35,7 +35,19 @@ func stdLibrary() *Library {
 			"html/template.Template.ExecuteTemplate": templateExecute(arg("html/template.Template.ExecuteTemplate.data")),
 			"sync.Pool.Get":                          poolGet,
 		},
-		Strings:  map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
+		Strings: map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
+		// What the packages that take any the most call on it: fmt and
+		// log format it (Formatter, Stringer, error), slog also asks for
+		// a LogValuer and its JSON handler marshals, encoding/json
+		// marshals and unmarshals, runtime calls nothing (KeepAlive,
+		// SetFinalizer's object).
+		Protocols: map[string][]string{
+			"fmt":           {"String", "Error", "GoString", "Format"},
+			"log":           {"String", "Error", "GoString", "Format"},
+			"log/slog":      {"String", "Error", "GoString", "Format", "LogValue", "MarshalJSON", "MarshalText", "AppendText"},
+			"encoding/json": {"MarshalJSON", "MarshalText", "AppendText", "UnmarshalJSON", "UnmarshalText"},
+			"runtime":       {},
+		},
 		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
 		// Calls that keep what they are handed and run it after they
 		// return (the argument named; every one for sync.Map's).

@@ -32,11 +32,15 @@ type Library struct {
 	// that uses only these cannot reach a sink by itself.
 	Runners     map[string]model
 	IfaceModels map[string]model // "pkgpath.Iface.Method" → model of a call through the interface
-	Strings     map[string]strModel
-	Extracts    map[string]strModel // the first result of a multi-result call
-	Prepares    map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
-	Safe        []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
-	Retains     map[string]int      // FuncKey → the argument it runs after returning (receiver counted; -1: all)
+	// Protocols: package path → the methods its functions call on a
+	// value they are handed as any (fmt: String, Error, GoString,
+	// Format). A package with no row may call any protocol method.
+	Protocols map[string][]string
+	Strings   map[string]strModel
+	Extracts  map[string]strModel // the first result of a multi-result call
+	Prepares  map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
+	Safe      []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
+	Retains   map[string]int      // FuncKey → the argument it runs after returning (receiver counted; -1: all)
 	// KeepsInRecv: FuncKey → the argument the method keeps in its
 	// receiver (receiver counted; -1: all), to run whenever the receiver's owner says: the
 	// work outlives the request if the receiver does.
@@ -102,6 +106,7 @@ type registry struct {
 	models, ifaceModels map[string]model
 	runners             map[string]bool
 	strings, extracts   map[string]strModel
+	protocols           map[string][]string
 	prepares            map[string]int
 	retains             map[string]int
 	keepsInRecv         map[string]int
@@ -132,7 +137,7 @@ func lib() *registry {
 func buildRegistry() *registry {
 	r := &registry{
 		models: map[string]model{}, ifaceModels: map[string]model{}, runners: map[string]bool{},
-		strings: map[string]strModel{}, extracts: map[string]strModel{},
+		strings: map[string]strModel{}, extracts: map[string]strModel{}, protocols: map[string][]string{},
 		prepares: map[string]int{}, retains: map[string]int{}, keepsInRecv: map[string]int{}, returnsKept: map[string]bool{}, safe: map[string]bool{},
 		handles: map[string]bool{}, benign: map[string]bool{}, readers: map[string]bool{},
 		txBegins: map[string]bool{}, txCommits: map[string]bool{}, txHandles: map[string]bool{},
@@ -147,6 +152,9 @@ func buildRegistry() *registry {
 		for k, m := range l.Runners {
 			r.models[k] = m
 			r.runners[k] = true
+		}
+		for k, m := range l.Protocols {
+			r.protocols[k] = m
 		}
 		for k, m := range l.Strings {
 			r.strings[k] = m

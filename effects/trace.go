@@ -552,6 +552,15 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 					return
 				}
 			}
+			if stores, ok := e.globalStores(g); ok {
+				// An unexported variable only this package writes (ent's
+				// columnCheck, set once under a sync.Once): every value
+				// stored to it.
+				for _, st := range stores {
+					e.collectFuncs(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, fs, depth+1)
+				}
+				return
+			}
 			fs.unresolved = true
 			return
 		}
@@ -571,6 +580,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 	case *ssa.Call:
 		if e.isStdCall(v) {
+			if e.keptResult(v, 0) {
+				fs.unresolved = true // what the program put in, out of sight
+				return
+			}
 			// sync.OnceFunc(f) and friends call f when their result is
 			// called: the function arguments of the call that made the
 			// value count at its call.
@@ -601,6 +614,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 		if call, ok := v.Tuple.(*ssa.Call); ok {
 			if e.isStdCall(call) {
+				if e.keptResult(call, v.Index) {
+					fs.unresolved = true
+					return
+				}
 				fs.fromStd = true
 				return
 			}
@@ -612,6 +629,52 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	default:
 		fs.unresolved = true
 	}
+}
+
+// globalStores returns every store to g, an unexported package variable
+// of this package whose address is used only to load it and store to it
+// (nothing else can write it: no other package names it, and no pointer
+// to it leaves those instructions). It reports false otherwise, or when
+// nothing stores to it.
+func (e *Engine) globalStores(g *ssa.Global) ([]*ssa.Store, bool) {
+	if e.Prog == nil || g.Pkg == nil || g.Pkg.Pkg != e.Pkg || g.Object() == nil || g.Object().Exported() {
+		return nil, false
+	}
+	if e.globalStoreCache == nil {
+		// One pass over the package: the stores to each of its
+		// variables, and the variables used any other way (nil).
+		e.globalStoreCache = map[*ssa.Global][]*ssa.Store{}
+		bad := map[*ssa.Global]bool{}
+		var ops []*ssa.Value
+		eachInstr(e.packageFuncs(), func(_ *ssa.Function, instr ssa.Instruction) {
+			ops = instr.Operands(ops[:0])
+			for k, op := range ops {
+				gv, ok := (*op).(*ssa.Global)
+				if !ok || gv.Pkg != g.Pkg {
+					continue
+				}
+				switch in := instr.(type) {
+				case *ssa.Store:
+					if k == 0 && in.Addr == gv { // Operands: Addr, then Val
+						e.globalStoreCache[gv] = append(e.globalStoreCache[gv], in)
+						continue
+					}
+				case *ssa.UnOp:
+					if in.Op == token.MUL {
+						continue
+					}
+				case *ssa.DebugRef:
+					continue
+				}
+				bad[gv] = true
+			}
+		})
+		for gv := range bad {
+			e.globalStoreCache[gv] = nil
+		}
+	}
+	sts := e.globalStoreCache[g]
+	return sts, len(sts) > 0
 }
 
 // mapValues returns the values stored into a map made here (a literal or

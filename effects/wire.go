@@ -63,6 +63,11 @@ func (s *Summary) Load() error {
 	if err := s.Returned.Load(); err != nil {
 		return err
 	}
+	for _, m := range s.ResultMethods {
+		if err := m.Sum.Load(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

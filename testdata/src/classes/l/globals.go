@@ -1,0 +1,50 @@
+package l
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+)
+
+// --- An unexported variable only this package writes, wherever it
+// writes it: every value stored to it is what a call through it runs.
+
+var (
+	checkOnce sync.Once
+	check     func(string) error
+)
+
+func validate(name string) error {
+	checkOnce.Do(func() {
+		check = func(s string) error {
+			if s == "" {
+				return errors.New("empty name")
+			}
+			return nil
+		}
+	})
+	return check(name)
+}
+
+// Clean twin: the check only looks at the string.
+//
+//agent:operable grant=Narrow
+func (s *Server) Validate(name string) error {
+	return validate(name)
+}
+
+var purge func(ctx context.Context, tenant string) error
+
+// usePurge installs the purge main wires.
+func usePurge(db *sql.DB) {
+	purge = func(ctx context.Context, tenant string) error {
+		_, err := db.ExecContext(ctx, "DELETE FROM payout_locks WHERE tenant_id = $1", tenant)
+		return err
+	}
+}
+
+//agent:operable grant=Narrow
+func (s *Server) PurgeInstalled(ctx context.Context, tenant string) error {
+	return purge(ctx, tenant) // want `PurgeInstalled writes "payout_locks"`
+}
