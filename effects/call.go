@@ -973,7 +973,9 @@ func (e *Engine) configuredSink(s Sink, c *callSite) {
 		if c.fn.Signature().Recv() != nil {
 			i++
 		}
-		p.Text = c.str(i, handleString)
+		// A string, or handed as any a string or a function whose
+		// name is the subject (a Temporal workflow).
+		p.Text = c.workflowName(i)
 	}
 	c.emit(p)
 	// An in-house queue that takes no transaction handle cannot join the

@@ -96,6 +96,7 @@ type Engine struct {
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
+	globalLoadCache  map[*ssa.Global][]*ssa.UnOp
 	converted        []types.Type                  // concrete types the package converts to interfaces
 	impls            map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped

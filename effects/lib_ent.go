@@ -81,6 +81,14 @@ func entShape(fn *types.Func) model {
 	if name == "Tx" && (fn.Name() == "Commit" || fn.Name() == "Rollback") {
 		return readModel // ends the transaction (the hooks run by it are the client's)
 	}
+	if name == "Tx" && (fn.Name() == "OnCommit" || fn.Name() == "OnRollback") {
+		// The hook wraps the commit: what it does runs in the Committer
+		// it returns, when the transaction ends.
+		return func(c *callSite) {
+			c.unprovable("registers an ent "+fn.Name()+" hook, which runs what the Committer it returns does when the transaction ends",
+				"do the work after Commit returns, or declare the call with //agent:effect")
+		}
+	}
 	switch {
 	case name == "Client" && (fn.Name() == "Tx" || fn.Name() == "BeginTx"):
 		return readModel // begins a transaction

@@ -114,6 +114,9 @@ func frameworksLibrary() *Library {
 			"github.com/go-playground/validator/v10.StructLevel", "github.com/go-playground/validator/v10.FieldLevel",
 			"github.com/gin-gonic/gin/binding.Binding", "github.com/gin-gonic/gin/binding.BindingBody", "github.com/gin-gonic/gin/binding.StructValidator",
 			"github.com/gin-gonic/gin/render.Render", "github.com/gin-gonic/gin/render.HTMLRender",
+			// gin's JSON codec, chosen by build tags (encoding/json,
+			// jsoniter, go-json, sonic): it encodes and decodes.
+			"github.com/gin-gonic/gin/codec/json.Core", "github.com/gin-gonic/gin/codec/json.Encoder", "github.com/gin-gonic/gin/codec/json.Decoder",
 		},
 		Safe: []string{
 			// Logging records what happens; where the records go is set up

@@ -67,6 +67,10 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return s
 	case *ssa.ChangeType:
 		return e.trace(v.X, fr, h)
+	case *ssa.MakeInterface:
+		if h == handleString && isString(v.X.Type()) {
+			return e.trace(v.X, fr, h) // a string handed as any
+		}
 	case *ssa.Field:
 		if bs, ok := e.fieldValues(v, fr); ok {
 			return e.traceAll(bs, h)
@@ -644,6 +648,7 @@ func (e *Engine) globalStores(g *ssa.Global) ([]*ssa.Store, bool) {
 		// One pass over the package: the stores to each of its
 		// variables, and the variables used any other way (nil).
 		e.globalStoreCache = map[*ssa.Global][]*ssa.Store{}
+		e.globalLoadCache = map[*ssa.Global][]*ssa.UnOp{}
 		bad := map[*ssa.Global]bool{}
 		var ops []*ssa.Value
 		eachInstr(e.packageFuncs(), func(_ *ssa.Function, instr ssa.Instruction) {
@@ -661,6 +666,7 @@ func (e *Engine) globalStores(g *ssa.Global) ([]*ssa.Store, bool) {
 					}
 				case *ssa.UnOp:
 					if in.Op == token.MUL {
+						e.globalLoadCache[gv] = append(e.globalLoadCache[gv], in)
 						continue
 					}
 				case *ssa.DebugRef:
@@ -682,6 +688,9 @@ func (e *Engine) globalStores(g *ssa.Global) ([]*ssa.Store, bool) {
 // handed to the standard library (which does not change it).
 func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 	if load, ok := m.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if g, ok := load.X.(*ssa.Global); ok {
+			return e.globalMapValues(g, fr)
+		}
 		stores := storedValues(load.X, fr)
 		if len(stores) != 1 {
 			return nil, false
@@ -707,6 +716,35 @@ func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 		}
 	}
 	return out, len(out) > 0
+}
+
+// globalMapValues returns the values of a map an unexported package
+// variable holds (a dispatch table), when only one store sets it, to a
+// map made there, and every other use of the variable only reads the map
+// (looks it up, ranges over it, hands it to the standard library).
+func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
+	stores, ok := e.globalStores(g)
+	if !ok || len(stores) != 1 {
+		return nil, false
+	}
+	mm, ok := stores[0].Val.(*ssa.MakeMap)
+	if !ok {
+		return nil, false
+	}
+	for _, load := range e.globalLoadCache[g] {
+		for _, r := range *load.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+			case *ssa.Call:
+				if !e.stdCallee(r.Call) {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return e.mapValues(mm, &frame{fn: stores[0].Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}})
 }
 
 // collectElems collects the function values a slice may hold.

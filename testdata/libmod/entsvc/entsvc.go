@@ -109,3 +109,24 @@ func (s *Server) RawDriverRead(ctx context.Context) error {
 	var rows entsql.Rows
 	return s.drv.Query(ctx, "SELECT id FROM users WHERE tenant_id = $1", []any{1}, &rows)
 }
+
+// A hook on the generated Tx runs what the Committer it returns does
+// when the transaction ends: out of sight.
+//
+//agent:operable grant=Users
+func (s *Server) WithCommitHook(ctx context.Context, name string) error {
+	tx, err := s.c.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	tx.OnCommit(func(next ent.Committer) ent.Committer { // want `WithCommitHook registers an ent OnCommit hook`
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			return next.Commit(ctx, tx) // want `WithCommitHook calls Commit through the interface ent.Committer`
+		})
+	})
+	if _, err := tx.User.Create().SetName(name).SetTenantID(1).Save(ctx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

@@ -142,3 +142,17 @@ func (c *Clients) PingUngranted(ctx context.Context) error {
 func (c *Clients) Other(ctx context.Context) error {
 	return c.other.Call(ctx, "POST", "/v1/refunds") // want `Other .*unprovable|Other .*not constant|Other .*cannot see`
 }
+
+// NotifyFinance is a workflow function: started by value, its name is
+// the job's kind.
+func NotifyFinance(ctx context.Context) error { return nil }
+
+// WipeEverything is another.
+func WipeEverything(ctx context.Context) error { return nil }
+
+//agent:operable grant=Notifier
+func StartWorkflows(ctx context.Context) {
+	queue.Start(ctx, "notify_finance")
+	queue.Start(ctx, "wipe_everything") // want `StartWorkflows starts job "wipe_everything", which grant Notifier does not allow`
+	queue.Start(ctx, WipeEverything)    // want `StartWorkflows starts job "WipeEverything", which grant Notifier does not allow`
+}

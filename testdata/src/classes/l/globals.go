@@ -48,3 +48,39 @@ func usePurge(db *sql.DB) {
 func (s *Server) PurgeInstalled(ctx context.Context, tenant string) error {
 	return purge(ctx, tenant) // want `PurgeInstalled writes "payout_locks"`
 }
+
+// --- A dispatch table in an unexported package variable only its
+// declaration fills, read by name.
+
+type action func(ctx context.Context, s *Server, tenant string) error
+
+var readActions = map[string]action{
+	"count": func(ctx context.Context, s *Server, tenant string) error {
+		return s.db.QueryRowContext(ctx, "SELECT count(*) FROM refunds WHERE tenant_id = $1", tenant).Err()
+	},
+}
+
+var writeActions = map[string]action{
+	"release": func(ctx context.Context, s *Server, tenant string) error {
+		_, err := s.db.ExecContext(ctx, "DELETE FROM payout_locks WHERE tenant_id = $1", tenant)
+		return err
+	},
+}
+
+// Clean twin: every action of the table reads.
+//
+//agent:operable grant=Narrow
+func (s *Server) Query(ctx context.Context, name, tenant string) error {
+	if a, ok := readActions[name]; ok {
+		return a(ctx, s, tenant)
+	}
+	return nil
+}
+
+//agent:operable grant=Narrow
+func (s *Server) Act(ctx context.Context, name, tenant string) error {
+	if a, ok := writeActions[name]; ok {
+		return a(ctx, s, tenant) // want `Act writes "payout_locks"`
+	}
+	return nil
+}
