@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(checkedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -110,6 +110,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 		// the standard library: no SSA, no summaries; what it is handed
 		// counts at the call (relevance.go).
 		exportRetains(pass)
+		exportReqWrites(pass)
 		res.NoSinks = true
 		return res, nil
 	}
@@ -237,6 +238,10 @@ func (a *run) analyse() {
 				}
 			}
 			return slices.Contains(f.Params, i), into
+		},
+		WritesReq: func(fn *types.Func, i int) bool {
+			var f ReqWritesFact
+			return fn.Pkg() != a.pass.Pkg && a.pass.ImportObjectFact(fn, &f) && slices.Contains(f.Params, i)
 		},
 		ResultKept: func(fn *types.Func, t types.Type) bool {
 			var f KeepsFact

@@ -48,16 +48,7 @@ func (k *keep) add(o keep) {
 // exportRetains computes, from the syntax of a package that is not
 // analysed, which callback parameters each function may keep.
 func exportRetains(pass *analysis.Pass) {
-	decls := map[*types.Func]*ast.FuncDecl{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					decls[obj] = fd
-				}
-			}
-		}
-	}
+	decls := funcDecls(pass)
 	r := &retainer{pass: pass, decls: decls, memo: map[*types.Func][]keep{}}
 	keptTypes := map[string]bool{}
 	for obj := range decls {
@@ -124,6 +115,21 @@ func resultKept(f *KeepsFact, t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// funcDecls maps the package's functions with a body to their syntax.
+func funcDecls(pass *analysis.Pass) map[*types.Func]*ast.FuncDecl {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[obj] = fd
+				}
+			}
+		}
+	}
+	return decls
 }
 
 // retainer reads, in a function's syntax, where its callback parameters

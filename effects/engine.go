@@ -75,6 +75,10 @@ type Engine struct {
 	// run it after it returns: for good (long), or in the structure of
 	// its arguments into (receiver first; a worker pool's queue).
 	Retains func(fn *types.Func, i int) (long bool, into []int)
+	// WritesReq reports whether fn, a function of a package that is not
+	// walked, may change the URL or Host of the request that is its
+	// argument i (receiver counted).
+	WritesReq func(fn *types.Func, i int) bool
 	// ResultKept reports whether a result of type t of fn, a function of
 	// a package that is not walked, may be a function or interface value
 	// the program handed that package to keep (a plugin table's Get):

@@ -93,26 +93,35 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		iface = types.TypeString(c.Value.Type(), func(p *types.Package) string { return p.Name() })
 	}
 	reason := fmt.Sprintf("calls %s through the interface %s, which the analysis cannot resolve to analysable bodies", m.Name(), shortName(iface))
-	// On a parameter of the function being summarised, the caller may
-	// know the concrete value: resolve it at each call. Function values
-	// handed to the method count here (the callee may call them).
-	pf, ok := paramFieldOf(recv.v, fr) // a field or element of what the caller handed (opts.Store, items[i])
-	if idx, isParam := rootParam(assertedParam(recv)); isParam {
-		pf, ok = paramField{param: idx}, true
-	}
-	if ok {
-		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: m.Name(), Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
-		for _, a := range args {
-			rec := e.recordArg(a)
-			if rec.Param == 0 {
-				e.handOffValue(a, nil, pos, fr, out, callFlags{})
-			}
-			p.Args = append(p.Args, rec)
-		}
-		out.addPending(p)
+	if e.methodOnParam(recv, m.Name(), reason, args, pos, fr, out) {
 		return
 	}
 	out.add(e.unprovable(pos, reason, dynamicFix))
+}
+
+// methodOnParam leaves a call of method name on recv to the caller when
+// recv is a parameter of the function being summarised, or a field or
+// element of one (opts.Store, items[i]): the caller may know the concrete
+// value. With reason "", a caller that cannot resolve it either drops it.
+// Function values handed to the method count here (it may call them).
+func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	pf, ok := paramFieldOf(recv.v, fr)
+	if idx, isParam := rootParam(assertedParam(recv)); isParam {
+		pf, ok = paramField{param: idx}, true
+	}
+	if !ok {
+		return false
+	}
+	p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+	for _, a := range args {
+		rec := e.recordArg(a)
+		if rec.Param == 0 {
+			e.handOffValue(a, nil, pos, fr, out, callFlags{})
+		}
+		p.Args = append(p.Args, rec)
+	}
+	out.addPending(p)
+	return true
 }
 
 // benignUnresolved handles a call through a benign interface (io.Closer,
@@ -124,20 +133,7 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 // with an effect in that method, the value may be one of those: the call
 // is unprovable.
 func (e *Engine) benignUnresolved(t types.Type, m *types.Func, recv binding, args []binding, pos token.Pos, fr *frame, out *collector) {
-	pf, ok := paramFieldOf(recv.v, fr)
-	if idx, isParam := rootParam(assertedParam(recv)); isParam {
-		pf, ok = paramField{param: idx}, true
-	}
-	if ok {
-		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: m.Name(), InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
-		for _, a := range args {
-			rec := e.recordArg(a)
-			if rec.Param == 0 {
-				e.handOffValue(a, nil, pos, fr, out, callFlags{})
-			}
-			p.Args = append(p.Args, rec)
-		}
-		out.addPending(p)
+	if e.methodOnParam(recv, m.Name(), "", args, pos, fr, out) {
 		return
 	}
 	if impl := e.effectfulImpl(t, m.Name()); impl != "" {
@@ -192,15 +188,7 @@ func (e *Engine) resultMethod(recv binding, name string, args []binding, pos tok
 		}
 		v = ci.X
 	}
-	var call *ssa.Call
-	idx := 0
-	switch v := v.(type) {
-	case *ssa.Call:
-		call = v
-	case *ssa.Extract:
-		call, _ = v.Tuple.(*ssa.Call)
-		idx = v.Index
-	}
+	call, idx := resultOf(v)
 	if call == nil || call.Call.IsInvoke() || call.Call.StaticCallee() == nil {
 		return false
 	}

@@ -541,6 +541,14 @@ func (e *Engine) calleeWritesReq(c ssa.CallCommon, v ssa.Value) bool {
 		s = e.Import(obj)
 	}
 	if s == nil {
+		if obj == nil || obj.Pkg() == nil || e.WritesReq == nil {
+			return false
+		}
+		for i, a := range c.Args {
+			if a == v && e.WritesReq(obj, i) {
+				return true
+			}
+		}
 		return false
 	}
 	for _, i := range s.ReqWrites {

@@ -122,18 +122,25 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 	return unknownStr()
 }
 
+// resultOf returns the call whose result v is, and the result's index
+// (a call's single result, or one extracted from its tuple); nil when v
+// is no call's result.
+func resultOf(v ssa.Value) (*ssa.Call, int) {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return v, 0
+	case *ssa.Extract:
+		call, _ := v.Tuple.(*ssa.Call)
+		return call, v.Index
+	}
+	return nil, 0
+}
+
 // traceReturned traces a value a function of this package returns (a
 // helper that builds the SQL text, the request, the task): each return
 // of the callee, in a frame bound to the call's arguments.
 func (e *Engine) traceReturned(v ssa.Value, fr *frame, h uint8) (Str, bool) {
-	call, idx := (*ssa.Call)(nil), 0
-	switch v := v.(type) {
-	case *ssa.Call:
-		call = v
-	case *ssa.Extract:
-		call, _ = v.Tuple.(*ssa.Call)
-		idx = v.Index
-	}
+	call, idx := resultOf(v)
 	if call == nil {
 		return Str{}, false
 	}

@@ -31,16 +31,7 @@ func TestRealLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads the pinned libraries: not in -short mode")
 	}
-	dir, err := filepath.Abs("../../testdata/libmod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dl := exec.Command("go", "mod", "download")
-	dl.Dir = dir
-	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := dl.CombinedOutput(); err != nil {
-		t.Skipf("the module proxy cannot be reached, so the pinned libraries cannot be downloaded: %v\n%s", err, out)
-	}
+	dir := libmod(t)
 	if err := analyzer.Analyzer.Flags.Set("config", filepath.Join(dir, "authvet.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -66,16 +57,7 @@ func TestLibraryArgs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("downloads the pinned libraries: not in -short mode")
 	}
-	dir, err := filepath.Abs("../../testdata/libmod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dl := exec.Command("go", "mod", "download")
-	dl.Dir = dir
-	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := dl.CombinedOutput(); err != nil {
-		t.Skipf("the module proxy cannot be reached, so the pinned libraries cannot be downloaded: %v\n%s", err, out)
-	}
+	dir := libmod(t)
 	// The packages of the module's build graph, the standard library's
 	// left to package effects.
 	list := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./...")
@@ -138,4 +120,21 @@ func (f factsAsWanted) Errorf(format string, args ...any) {
 		return
 	}
 	f.T.Errorf(format, args...)
+}
+
+// libmod returns testdata/libmod with its pinned libraries downloaded,
+// or skips the test, saying why, when the module proxy cannot be reached.
+func libmod(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/libmod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl := exec.Command("go", "mod", "download")
+	dl.Dir = dir
+	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Skipf("the module proxy cannot be reached, so the pinned libraries cannot be downloaded: %v\n%s", err, out)
+	}
+	return dir
 }
