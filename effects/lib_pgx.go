@@ -121,31 +121,78 @@ func pgText(i int) model {
 }
 
 // rewriterArg names the type of the first of the query arguments (the
-// variadic slice at argument i) when it is a pgx.QueryRewriter other than
-// pgx's own named arguments, whose @names the SQL reader reads as
-// parameters; "" otherwise, or when the arguments are not in sight.
+// variadic slice at argument i) when it may be a pgx.QueryRewriter other
+// than pgx's own named arguments, whose @names the SQL reader reads as
+// parameters; "" otherwise. The first argument is read through slice
+// literals, phis and appends; where it is out of sight, any type of this
+// package that rewrites queries may be it.
 func rewriterArg(c *callSite, i int) string {
 	v, _, ok := c.value(i)
 	if !ok {
 		return ""
 	}
-	els := sliceElems(v)
-	if len(els) == 0 {
+	var firsts []ssa.Value
+	if !firstElems(v, 0, &firsts) {
+		if c.e.Pkg != nil {
+			for _, name := range c.e.Pkg.Scope().Names() {
+				if tn, ok := c.e.Pkg.Scope().Lookup(name).(*types.TypeName); ok && rewrites(tn.Type()) {
+					return tn.Name()
+				}
+			}
+		}
 		return ""
 	}
-	first := els[0]
-	if mi, ok := first.(*ssa.MakeInterface); ok {
-		first = mi.X
+	for _, first := range firsts {
+		if mi, ok := first.(*ssa.MakeInterface); ok {
+			first = mi.X
+		}
+		if t := first.Type(); rewrites(t) {
+			return typeName(t)
+		}
 	}
-	t := first.Type()
+	return ""
+}
+
+// rewrites reports whether t is a pgx.QueryRewriter other than pgx's
+// named arguments.
+func rewrites(t types.Type) bool {
 	switch qualifiedName(t) {
 	case pgxPath + ".NamedArgs", pgxPath + ".StrictNamedArgs":
-		return ""
+		return false
 	}
-	if types.NewMethodSet(t).Lookup(nil, "RewriteQuery") == nil && types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "RewriteQuery") == nil {
-		return ""
+	return types.NewMethodSet(t).Lookup(nil, "RewriteQuery") != nil || types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "RewriteQuery") != nil
+}
+
+// firstElems collects the values that may be the first element of the
+// slice v; false when one is out of sight.
+func firstElems(v ssa.Value, depth int, out *[]ssa.Value) bool {
+	if depth > 8 {
+		return false
 	}
-	return typeName(t)
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.Slice:
+		if _, ok := x.X.(*ssa.Alloc); !ok {
+			return false
+		}
+		if els := sliceElems(x); len(els) > 0 {
+			*out = append(*out, els[0])
+		}
+		return true
+	case *ssa.Phi:
+		for _, ed := range x.Edges {
+			if !firstElems(ed, depth+1, out) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(x.Call.Args) == 2 {
+			return firstElems(x.Call.Args[0], depth+1, out) && firstElems(x.Call.Args[1], depth+1, out)
+		}
+	}
+	return false
 }
 
 // preparedHere reports whether text is a bare name that a Prepare call of

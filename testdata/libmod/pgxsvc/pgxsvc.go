@@ -48,3 +48,27 @@ func (s *Server) HoldPlain(ctx context.Context, tenant, id string) error {
 	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", id, tenant)
 	return err
 }
+
+// The rewriter put first by an append on one path.
+//
+//agent:operable grant=Payouts
+func (s *Server) HoldMaybeSupport(ctx context.Context, tenant, id string, support bool) error {
+	args := []any{id, tenant}
+	if support {
+		args = append([]any{supportMode{}}, args...)
+	}
+	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", args...) // want `HoldMaybeSupport runs SQL text that the query rewriter supportMode handed with it may rewrite`
+	return err
+}
+
+// Clean twin: arguments built the same way, with no rewriter.
+//
+//agent:operable grant=Payouts
+func (s *Server) HoldArgs(ctx context.Context, tenant, id string, extra bool) error {
+	args := []any{id, tenant}
+	if extra {
+		args = append(args, true)
+	}
+	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", args...)
+	return err
+}
