@@ -124,8 +124,7 @@ func pgText(i int) model {
 // variadic slice at argument i) when it may be a pgx.QueryRewriter other
 // than pgx's own named arguments, whose @names the SQL reader reads as
 // parameters; "" otherwise. The first argument is read through slice
-// literals, phis and appends; where it is out of sight, any type of this
-// package that rewrites queries may be it.
+// literals, phis and appends.
 func rewriterArg(c *callSite, i int) string {
 	v, _, ok := c.value(i)
 	if !ok {
@@ -133,13 +132,9 @@ func rewriterArg(c *callSite, i int) string {
 	}
 	var firsts []ssa.Value
 	if !firstElems(v, 0, &firsts) {
-		if c.e.Pkg != nil {
-			for _, name := range c.e.Pkg.Scope().Names() {
-				if tn, ok := c.e.Pkg.Scope().Lookup(name).(*types.TypeName); ok && rewrites(tn.Type()) {
-					return tn.Name()
-				}
-			}
-		}
+		// Arguments a helper was handed (q.list(ctx, sql, args...)):
+		// taking any rewriter of the package to be among them made
+		// every such helper unprovable; they are read as plain.
 		return ""
 	}
 	for _, first := range firsts {
