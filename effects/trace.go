@@ -728,7 +728,7 @@ func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 // globalMapValues returns the values of a map an unexported package
 // variable holds (a dispatch table), when only one store sets it, to a
 // map made there, and every other use of the variable only reads the map
-// (looks it up, ranges over it, hands it to the standard library).
+// (looks it up, ranges over it, takes its length).
 func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
 	stores, ok := e.globalStores(g)
 	if !ok || len(stores) != 1 {
@@ -743,7 +743,9 @@ func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
 			switch r := r.(type) {
 			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
 			case *ssa.Call:
-				if !e.stdCallee(r.Call) {
+				// len(m) reads; any other call (maps.Copy(m, ...),
+				// delete, clear) may change the table.
+				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
 					return nil, false
 				}
 			default:
