@@ -54,3 +54,37 @@ func (s *Server) PutElsewhere(ctx context.Context, key, endpoint string) error {
 	})
 	return err
 }
+
+// A presigned read sends nothing and hands out only a read.
+//
+//agent:operable grant=None
+func (s *Server) DownloadURL(ctx context.Context, key string) (string, error) {
+	req, err := s3.NewPresignClient(s.s3).PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("files"), Key: aws.String(key)})
+	if err != nil {
+		return "", err
+	}
+	return req.URL, nil
+}
+
+// A presigned write sends nothing either, but whoever holds the URL can
+// write: the handler delegates the write.
+//
+//agent:operable grant=None
+func (s *Server) UploadURL(ctx context.Context, key string) (string, error) {
+	req, err := s3.NewPresignClient(s.s3).PresignPutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("files"), Key: aws.String(key)}) // want `UploadURL calls out to "https://s3.amazonaws.com/"`
+	if err != nil {
+		return "", err
+	}
+	return req.URL, nil
+}
+
+// The same presigned write is allowed by a grant that names the endpoint.
+//
+//agent:operable grant=Files
+func (s *Server) UploadURLAllowed(ctx context.Context, key string) (string, error) {
+	req, err := s3.NewPresignClient(s.s3).PresignPutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("files"), Key: aws.String(key)})
+	if err != nil {
+		return "", err
+	}
+	return req.URL, nil
+}
