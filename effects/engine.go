@@ -101,6 +101,10 @@ type Engine struct {
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
 	globalLoadCache  map[*ssa.Global][]*ssa.UnOp
+	// fieldStoreCache: the stores to each unexported field of a struct
+	// type of this package whose address is only loaded and stored
+	// through (nil: not such a field).
+	fieldStoreCache map[fieldKey][]*ssa.Store
 	converted        []types.Type                  // concrete types the package converts to interfaces
 	impls            map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped

@@ -551,6 +551,11 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			}
 			return
 		}
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && e.fieldFuncs(fa, fr, fs, depth) {
+			// An unexported function field only this package writes
+			// (a clock: now: time.Now): every value stored to it.
+			return
+		}
 		if pf, ok := paramFieldOf(v, fr); ok {
 			fs.fieldParams = append(fs.fieldParams, pf)
 			return
@@ -688,6 +693,105 @@ func (e *Engine) globalStores(g *ssa.Global) ([]*ssa.Store, bool) {
 	}
 	sts := e.globalStoreCache[g]
 	return sts, len(sts) > 0
+}
+
+// fieldKey names a field of a named struct type.
+type fieldKey struct {
+	t     *types.Named
+	field int
+}
+
+// fieldOf returns the field a FieldAddr addresses, when it is an
+// unexported field of a non-generic struct type declared in this package:
+// only this package's code can write it.
+func (e *Engine) fieldOf(fa *ssa.FieldAddr) (fieldKey, bool) {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return fieldKey{}, false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() != e.Pkg || named.TypeParams().Len() > 0 || named.TypeArgs().Len() > 0 {
+		return fieldKey{}, false
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() || st.Field(fa.Field).Exported() {
+		return fieldKey{}, false
+	}
+	return fieldKey{named, fa.Field}, true
+}
+
+// fieldStores returns every store to the field fa addresses, an
+// unexported field of a struct type of this package whose address is
+// used only to load it and store to it, anywhere in the package (so no
+// pointer to it leaves those instructions, and no other package can name
+// it). A struct built out of sight (injected into a handler) holds in
+// that field one of these values, or the zero value. It reports false
+// otherwise, or when nothing stores to it.
+func (e *Engine) fieldStores(fa *ssa.FieldAddr) ([]*ssa.Store, bool) {
+	if e.Prog == nil {
+		return nil, false
+	}
+	key, ok := e.fieldOf(fa)
+	if !ok {
+		return nil, false
+	}
+	if e.fieldStoreCache == nil {
+		e.fieldStoreCache = map[fieldKey][]*ssa.Store{}
+		bad := map[fieldKey]bool{}
+		eachInstr(e.packageFuncs(), func(_ *ssa.Function, instr ssa.Instruction) {
+			a, ok := instr.(*ssa.FieldAddr)
+			if !ok {
+				return
+			}
+			k, ok := e.fieldOf(a)
+			if !ok {
+				return
+			}
+			for _, r := range *a.Referrers() {
+				switch r := r.(type) {
+				case *ssa.Store:
+					if r.Addr == a && r.Val != ssa.Value(a) {
+						e.fieldStoreCache[k] = append(e.fieldStoreCache[k], r)
+						continue
+					}
+				case *ssa.UnOp:
+					if r.Op == token.MUL {
+						continue
+					}
+				case *ssa.DebugRef:
+					continue
+				}
+				bad[k] = true
+			}
+		})
+		for k := range bad {
+			e.fieldStoreCache[k] = nil
+		}
+	}
+	sts := e.fieldStoreCache[key]
+	return sts, len(sts) > 0
+}
+
+// fieldFuncs adds to fs the function values stored anywhere in this
+// package into the field fa addresses (fieldStores), when every one of
+// them resolves; it reports whether it did.
+func (e *Engine) fieldFuncs(fa *ssa.FieldAddr, fr *frame, fs *funcSet, depth int) bool {
+	stores, ok := e.fieldStores(fa)
+	if !ok {
+		return false
+	}
+	var sub funcSet
+	for _, st := range stores {
+		e.collectFuncs(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, &sub, depth+1)
+	}
+	if sub.unresolved || len(sub.params) > 0 || len(sub.elemParams) > 0 || len(sub.fieldParams) > 0 {
+		return false
+	}
+	fs.callables = append(fs.callables, sub.callables...)
+	fs.returned = append(fs.returned, sub.returned...)
+	fs.wrapped = append(fs.wrapped, sub.wrapped...)
+	fs.fromStd = fs.fromStd || sub.fromStd
+	return true
 }
 
 // mapValues returns the values stored into a map made here (a literal or

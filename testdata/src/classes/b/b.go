@@ -310,15 +310,16 @@ func runAll(rs ...launcher) {
 //agent:operable grant=Narrow
 func (s *Server) ConstructedField(ctx context.Context) {
 	r := newPurger(s.db, "payouts") // want `ConstructedField writes "payouts"`
-	runAll(r)                       // want `ConstructedField calls a function value the analysis cannot resolve`
+	runAll(r)                       // want `ConstructedField runs SQL whose constant prefix "DELETE FROM" does not fix`
 }
 
-// PRECISION GAP (honestly unprovable, whatever the grant): a literal the
-// constructor stores into the struct it returns is walked where it is
-// made, but the call of the field is not resolved back to it.
+// PRECISION GAP (honestly unprovable, whatever the grant): the field is
+// unexported and only newPurger stores into it, so the call resolves to
+// newPurger's literal; but that literal's table is newPurger's parameter,
+// which the call of the field no longer knows.
 //
 //agent:operable grant=Narrow
 func (s *Server) ConstructedFieldTwin(ctx context.Context) {
 	r := newPurger(s.db, "refunds")
-	runAll(r) // want `ConstructedFieldTwin calls a function value the analysis cannot resolve`
+	runAll(r) // want `ConstructedFieldTwin runs SQL whose constant prefix "DELETE FROM" does not fix`
 }
