@@ -105,6 +105,7 @@ type Engine struct {
 	// type of this package whose address is only loaded and stored
 	// through (nil: not such a field).
 	fieldStoreCache map[fieldKey][]*ssa.Store
+	fieldBusy       map[fieldKey]bool             // fields being resolved (fieldFuncs)
 	converted       []types.Type                  // concrete types the package converts to interfaces
 	impls           map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped

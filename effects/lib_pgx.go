@@ -253,7 +253,10 @@ func copyFromModel(c *callSite) {
 		return
 	}
 	c.add(Write, table, Syntactic)
-	c.handOff()
+	// The row source's methods run during the call; the handle itself
+	// is what the model stands for, so it is not handed off (a DBTX
+	// parameter would be asked for its CopyFrom again by the caller).
+	c.handOffArgs(2)
 }
 
 // identifier reads a constant pgx.Identifier{...} literal: a slice of a

@@ -30,20 +30,19 @@ var sqlResultPackages = []string{"database/sql", sqlxPath, pgxPath}
 // handle's, with the index (receiver not counted) of its SQL text, or nil.
 func shapeOf(m *types.Func) (model, int) {
 	sig := m.Signature()
-	if !sqlResults(sig) {
-		return nil, -1
-	}
+	// CopyFrom returns (int64, error): its pgx.Identifier parameter is
+	// what marks it.
 	switch m.Name() {
 	case "CopyFrom":
 		if sig.Params().Len() >= 2 && qualifiedName(sig.Params().At(1).Type()) == pgxPath+".Identifier" {
 			return copyFromModel, -1
 		}
 	case "SendBatch":
-		if sig.Params().Len() >= 2 && qualifiedName(sig.Params().At(1).Type()) == pgxPath+".Batch" {
+		if sig.Params().Len() >= 2 && qualifiedName(sig.Params().At(1).Type()) == pgxPath+".Batch" && sqlResults(sig) {
 			return sendBatchModel, -1
 		}
 	}
-	if !sqlMethodNames[m.Name()] {
+	if !sqlResults(sig) || !sqlMethodNames[m.Name()] {
 		return nil, -1
 	}
 	for i := 0; i < sig.Params().Len(); i++ {

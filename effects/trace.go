@@ -780,6 +780,15 @@ func (e *Engine) fieldFuncs(fa *ssa.FieldAddr, fr *frame, fs *funcSet, depth int
 	if !ok {
 		return false
 	}
+	key, _ := e.fieldOf(fa)
+	if e.fieldBusy[key] {
+		return false // a field stored from itself: resolved where it started
+	}
+	if e.fieldBusy == nil {
+		e.fieldBusy = map[fieldKey]bool{}
+	}
+	e.fieldBusy[key] = true
+	defer delete(e.fieldBusy, key)
 	var sub funcSet
 	for _, st := range stores {
 		e.collectFuncs(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, &sub, depth+1)

@@ -77,3 +77,46 @@ func (s *Server) List(ctx context.Context, tenant int64) (int, error) {
 	as, err := s.q.ListAuthors(ctx, tenant)
 	return len(as), err
 }
+
+// OrderEvents allows the event table sqlc's :copyfrom query fills.
+var OrderEvents = grant.Grant{
+	Writes:        []string{"order_events"},
+	Reversibility: grant.Compensable,
+}
+
+// A :copyfrom query inserts through DBTX.CopyFrom into its table.
+//
+//agent:operable grant=Orders
+func (s *Server) RecordEvents(ctx context.Context, tenant, order int64) error {
+	_, err := s.pq.InsertOrderEvents(ctx, s.pool, []pgdb.InsertOrderEventsParams{{TenantID: tenant, OrderID: order, Kind: "paid"}}) // want `RecordEvents writes "order_events"`
+	return err
+}
+
+// Clean twin: a grant that allows the table.
+//
+//agent:operable grant=OrderEvents
+func (s *Server) RecordEventsAllowed(ctx context.Context, tenant, order int64) error {
+	_, err := s.pq.InsertOrderEvents(ctx, s.pool, []pgdb.InsertOrderEventsParams{{TenantID: tenant, OrderID: order, Kind: "paid"}})
+	return err
+}
+
+// EventLog holds a DBTX main injects: the value is out of sight, and the
+// call runs CopyFrom by its shape.
+type EventLog struct {
+	db pgdb.DBTX
+	q  *pgdb.Queries
+}
+
+//agent:operable grant=Orders
+func (l *EventLog) Record(ctx context.Context, tenant, order int64) error {
+	_, err := l.q.InsertOrderEvents(ctx, l.db, []pgdb.InsertOrderEventsParams{{TenantID: tenant, OrderID: order, Kind: "paid"}}) // want `Record writes "order_events"`
+	return err
+}
+
+// Clean twin: a grant that allows the table.
+//
+//agent:operable grant=OrderEvents
+func (l *EventLog) RecordAllowed(ctx context.Context, tenant, order int64) error {
+	_, err := l.q.InsertOrderEvents(ctx, l.db, []pgdb.InsertOrderEventsParams{{TenantID: tenant, OrderID: order, Kind: "paid"}})
+	return err
+}

@@ -27,3 +27,13 @@ func (q *Queries) MarkPaid(ctx context.Context, db DBTX, tenantID, id int64) err
 	_, err := db.Exec(ctx, markPaid, tenantID, id)
 	return err
 }
+
+const insertOrderEvents = `-- name: InsertOrderEvents :copyfrom
+INSERT INTO order_events (tenant_id, order_id, kind) VALUES ($1, $2, $3)
+`
+
+type InsertOrderEventsParams struct {
+	TenantID int64
+	OrderID  int64
+	Kind     string
+}
