@@ -3,7 +3,6 @@ package effects
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/gob"
 	"fmt"
 	"io"
 )
@@ -15,20 +14,25 @@ import (
 // bytes, Load decodes them when a call actually needs the summary, and
 // re-exporting an undecoded summary writes the same bytes back.
 
-// summaryFields is Summary without its methods, for gob.
-type summaryFields Summary
-
-// GobEncode encodes s compressed, or returns the bytes it was read from.
+// GobEncode encodes s (codec.go) compressed, or returns the bytes it was
+// read from.
 func (s *Summary) GobEncode() ([]byte, error) {
 	if s.wire != nil {
 		return s.wire, nil
+	}
+	payload, err := encodeSummary(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(payload) > maxWire {
+		return nil, fmt.Errorf("effect summary of %d bytes, past the bound of %d", len(payload), maxWire)
 	}
 	var buf bytes.Buffer
 	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
 	if err != nil {
 		return nil, err
 	}
-	if err := gob.NewEncoder(zw).Encode((*summaryFields)(s)); err != nil {
+	if _, err := zw.Write(payload); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {
@@ -43,8 +47,9 @@ func (s *Summary) GobDecode(data []byte) error {
 	return nil
 }
 
-// maxWire bounds what decoding one summary may allocate from its text.
-const maxWire = 64 << 20
+// maxWire bounds the decompressed size of one summary, and so (codec.go)
+// what decoding it may allocate.
+const maxWire = 8 << 20
 
 // Load decodes a summary read by GobDecode; it does nothing to a summary
 // built in memory.
@@ -52,22 +57,20 @@ func (s *Summary) Load() error {
 	if s == nil || s.wire == nil {
 		return nil
 	}
-	wire := s.wire
-	var f summaryFields
-	zr := flate.NewReader(bytes.NewReader(wire))
+	zr := flate.NewReader(bytes.NewReader(s.wire))
 	defer zr.Close()
-	if err := gob.NewDecoder(io.LimitReader(zr, maxWire)).Decode(&f); err != nil {
+	payload, err := io.ReadAll(io.LimitReader(zr, maxWire+1))
+	if err != nil {
 		return fmt.Errorf("corrupt effect summary fact: %v", err)
 	}
-	*s = Summary(f)
-	if err := s.Returned.Load(); err != nil {
-		return err
+	if len(payload) > maxWire {
+		return fmt.Errorf("corrupt effect summary fact: more than %d bytes", maxWire)
 	}
-	for _, m := range s.ResultMethods {
-		if err := m.Sum.Load(); err != nil {
-			return err
-		}
+	d, err := decodeSummary(payload)
+	if err != nil {
+		return fmt.Errorf("corrupt effect summary fact: %v", err)
 	}
+	*s = *d
 	return nil
 }
 
