@@ -675,7 +675,7 @@ func (e *Engine) lifetimeAt(addr ssa.Value, fr *frame, depth int) (int, int) {
 // callReturnsShared reports whether the callee of call, of this package
 // or an analysed one, may return a package variable's value.
 func (e *Engine) callReturnsShared(call *ssa.Call) bool {
-	if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == e.Pkg && len(callee.Blocks) > 0 {
+	if callee := call.Call.StaticCallee(); callee != nil && pkgOf(callee) == e.Pkg && len(callee.Blocks) > 0 {
 		return returnsShared(callee) // from its body, even while its summary is computed
 	}
 	s := e.calleeSummary(&call.Call)

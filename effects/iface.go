@@ -162,7 +162,7 @@ func (e *Engine) effectfulImpl(t types.Type, name string) string {
 			continue
 		}
 		_, fn := e.methodOf(cand, name)
-		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != e.Pkg {
+		if fn == nil || pkgOf(fn) != e.Pkg {
 			continue
 		}
 		if s := e.local(fn); s != nil && len(s.Effects)+len(s.Pending) > 0 {

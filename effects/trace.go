@@ -416,7 +416,7 @@ func (e *Engine) constCall(c ssa.CallCommon) (string, bool) {
 	if fn == nil {
 		return "", false
 	}
-	if len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == e.Pkg {
+	if len(fn.Blocks) > 0 && pkgOf(fn) == e.Pkg {
 		return ConstResult(fn, e.GlobalConst)
 	}
 	if obj := funcObject(fn); obj != nil && obj.Pkg() != e.Pkg && e.ImportConst != nil {
@@ -929,6 +929,20 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 	}
 }
 
+// pkgOf is the package whose code fn is: an instance of a generic
+// function (whose Pkg is nil) is its origin's.
+func pkgOf(fn *ssa.Function) *types.Package {
+	if fn.Pkg == nil {
+		if o := fn.Origin(); o != nil {
+			fn = o
+		}
+	}
+	if fn.Pkg == nil {
+		return nil
+	}
+	return fn.Pkg.Pkg
+}
+
 // localReturns gives, for a static call to a function of this package,
 // a frame of the callee bound to the call's arguments and the callee's
 // return instructions; nil otherwise.
@@ -937,7 +951,7 @@ func (e *Engine) localReturns(call *ssa.Call, fr *frame) (*frame, []*ssa.Return)
 		return nil, nil
 	}
 	callee := call.Call.StaticCallee()
-	if callee == nil || len(callee.Blocks) == 0 || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg {
+	if callee == nil || len(callee.Blocks) == 0 || pkgOf(callee) != e.Pkg {
 		return nil, nil
 	}
 	var free []binding

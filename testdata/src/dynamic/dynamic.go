@@ -379,3 +379,34 @@ func (s *Server) Middleware(w http.ResponseWriter, r *http.Request) {
 	wrap(http.HandlerFunc(s.inner)).ServeHTTP(w, r) // want `Middleware writes "secrets"`
 	http.FileServer(http.Dir("static")).ServeHTTP(w, r)
 }
+
+// chunks is a generic iterator: its instance's body is the generic one.
+func chunks[T any](xs []T, n int) func(yield func([]T) bool) {
+	return func(yield func([]T) bool) {
+		for len(xs) > 0 {
+			k := min(n, len(xs))
+			if !yield(xs[:k]) {
+				return
+			}
+			xs = xs[k:]
+		}
+	}
+}
+
+//agent:operable grant=Notes
+func (s *Server) RangeGeneric(ctx context.Context, ids []string) {
+	for chunk := range chunks(ids, 100) {
+		s.db.Exec("INSERT INTO secrets (tenant_id, v) VALUES (1, $1)", chunk[0]) // want `RangeGeneric writes "secrets"`
+	}
+}
+
+// Clean twin: the loop body only reads.
+//
+//agent:operable grant=Notes
+func (s *Server) RangeGenericClean(ctx context.Context, ids []string) int {
+	n := 0
+	for chunk := range chunks(ids, 100) {
+		n += len(chunk)
+	}
+	return n
+}
