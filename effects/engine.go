@@ -1050,6 +1050,11 @@ func resultFields(fn *ssa.Function) []FieldSource {
 // returnsShared reports whether fn may return the value of a package
 // variable (func Default() *Registry { return defaultRegistry }).
 func returnsShared(fn *ssa.Function) bool {
+	if res := fn.Signature.Results(); res.Len() == 0 || !mayHoldWork(res.At(0).Type(), map[types.Type]bool{}) {
+		// Nothing that runs can be stored into what it returns (a
+		// generated Descriptor's []byte): sharing it detaches nothing.
+		return false
+	}
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || len(ret.Results) == 0 {
@@ -1075,4 +1080,36 @@ func returnsShared(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// mayHoldWork reports whether a value of type t can hold, directly or
+// through pointers, elements or fields, something that runs later: a
+// function, an interface value or a channel.
+func mayHoldWork(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false // a recursive type: its other parts decide
+	}
+	seen[t] = true
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		return mayHoldWork(u.Underlying(), seen)
+	case *types.Basic:
+		return false
+	case *types.Pointer:
+		return mayHoldWork(u.Elem(), seen)
+	case *types.Slice:
+		return mayHoldWork(u.Elem(), seen)
+	case *types.Array:
+		return mayHoldWork(u.Elem(), seen)
+	case *types.Map:
+		return mayHoldWork(u.Key(), seen) || mayHoldWork(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayHoldWork(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // func, interface, chan, type parameter, tuple
 }
