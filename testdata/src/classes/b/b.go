@@ -158,17 +158,17 @@ func (s *Server) GenericPoolTwin(ctx context.Context) error {
 
 //agent:operable grant=Narrow
 func (s *Server) GeneratedCopyFrom(ctx context.Context) error {
-	_, err := db.New(s.pool).CopyPayouts(ctx, []db.CopyPayoutsParams{{TenantID: 1, Amount: 5}}) // want `GeneratedCopyFrom (writes "payouts"|calls CopyFrom through the interface db.DBTX|copies rows into a table whose pgx.Identifier is not constant)`
+	_, err := db.New(s.pool).CopyPayouts(ctx, []db.CopyPayoutsParams{{TenantID: 1, Amount: 5}}) // want `GeneratedCopyFrom writes "payouts"`
 	return err
 }
 
-// GeneratedCopyFromTwin: the table sqlc names for CopyFrom is built in
-// the generated package and handed through the DBTX interface as a
-// value, not traced: honestly unprovable, even with a wide grant.
+// GeneratedCopyFromTwin: DBTX's CopyFrom is a SQL handle's by its
+// shape, and the generated package names the table with a constant: a
+// grant that allows the table is clean.
 //
 //agent:operable grant=Wide
 func (s *Server) GeneratedCopyFromTwin(ctx context.Context) error {
-	_, err := db.New(s.pool).CopyPayouts(ctx, []db.CopyPayoutsParams{{TenantID: 1, Amount: 5}}) // want `GeneratedCopyFromTwin copies rows into a table whose pgx.Identifier is not constant`
+	_, err := db.New(s.pool).CopyPayouts(ctx, []db.CopyPayoutsParams{{TenantID: 1, Amount: 5}})
 	return err
 }
 
