@@ -3,6 +3,7 @@ package effects
 import (
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -16,11 +17,15 @@ import (
 //   - the table is the Model's (its bun.BaseModel field's `bun:"table:..."`
 //     tag, or bun's default: the type name in snake case, plural), or the
 //     constant Table / ModelTableExpr / TableExpr;
-//   - an Update or Delete writes every row on a path where no Where or
-//     WherePK ran on it before the run (bun refuses that at run time
-//     unless told otherwise, but the statement is what counts);
-//   - constant Where text is kept for the tenant predicate; WhereOr,
-//     WhereGroup or a Where that is not constant ends the constant text;
+//   - a Select, Update or Delete is read as the SQL text it stands for,
+//     so its bounds and tenant predicate are judged as any other SQL's:
+//     the Where, WherePK and WhereDeleted that run before the run on every
+//     path are its conjuncts (bun parenthesises each, so a Where whose
+//     text is not constant is one conjunct the analysis cannot read, not
+//     an OR); a WhereOr or WhereGroup leaves the rest of the WHERE
+//     unknown; with no Where an Update or Delete writes every row (bun
+//     refuses that at run time unless told otherwise, but the statement
+//     is what counts);
 //   - NewRaw and the handles' own Exec/Query run their constant SQL.
 //
 // A query the walk cannot follow back to its New call (a parameter, a
@@ -63,7 +68,10 @@ func bunLibrary() *Library {
 	}
 	for _, name := range []string{"NewInsert", "NewUpdate", "NewDelete", "NewSelect", "NewTruncateTable", "NewRaw", "NewMerge", "NewValues",
 		"NewCreateTable", "NewDropTable", "NewCreateIndex", "NewDropIndex", "NewAddColumn", "NewDropColumn", "Dialect", "BeginTx", "NewCreateView", "NewDropView"} {
-		l.IfaceModels[p+".IDB."+name] = readModel // builders: the run counts
+		// Builders: the run counts. The handle is what the model stands
+		// for, so it is not handed off (an IDB parameter would be asked
+		// for every method by the caller, as SQL out of sight).
+		l.IfaceModels[p+".IDB."+name] = func(c *callSite) { c.handOffArgs(1) }
 	}
 	for _, q := range []string{"InsertQuery", "UpdateQuery", "DeleteQuery", "SelectQuery", "TruncateTableQuery", "RawQuery", "MergeQuery",
 		"DropTableQuery", "CreateTableQuery", "AddColumnQuery", "DropColumnQuery", "CreateIndexQuery", "DropIndexQuery"} {
@@ -81,6 +89,12 @@ type bunQuery struct {
 	hasWhere bool
 	raw      Str
 	unknown  bool
+	// wheres are the conditions every path to the run ANDs in, as SQL
+	// text ("(tenant_id = ?)"); openWhere: a WhereOr or WhereGroup may
+	// add an OR at the top level.
+	wheres    []Str
+	openWhere bool
+	model     *types.Named // the Model's type, when known
 }
 
 func bunRun(c *callSite) {
@@ -189,6 +203,7 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 				if len(args) > 0 {
 					if t, ok := bunModelTable(args[0]); ok {
 						q.tables = append(q.tables, litStr(t))
+						q.model = bunModelType(args[0])
 					} else {
 						q.tables = append(q.tables, unknownStr())
 					}
@@ -204,14 +219,70 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted":
 				// bounded only where the Where runs before the run on
 				// every path to it
-				if run != nil && dominates(call, run) {
+				dom := run != nil && dominates(call, run)
+				if dom {
 					q.hasWhere = true
+				}
+				switch name {
+				case "WhereOr", "WhereGroup":
+					q.openWhere = true // an OR at the top level
+				case "Where":
+					if dom && len(args) > 0 {
+						// bun wraps each Where in parentheses: text it
+						// cannot read is one more conjunct, not an OR.
+						q.wheres = append(q.wheres, e.bunCondition(args[0], fr))
+					}
+				case "WherePK":
+					if dom {
+						q.wheres = append(q.wheres, litStr(bunPKCondition(q.model)))
+					}
+				case "WhereDeleted":
+					if dom {
+						q.wheres = append(q.wheres, litStr("(deleted_at IS NOT NULL)"))
+					}
 				}
 			}
 		}
 	}
 	return q
 }
+
+// bunCondition is a Where's condition as SQL text in parentheses: its
+// constant text, or a condition the analysis cannot read.
+func (e *Engine) bunCondition(v ssa.Value, fr *frame) Str {
+	ts := e.trace(v, fr, handleString).texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return litStr("(unknown_condition = ?)")
+	}
+	return litStr("(" + ts[0].Text + ")")
+}
+
+// bunPKCondition is WherePK's condition on the model's primary key
+// columns (fields tagged pk), or on a key the analysis cannot name.
+func bunPKCondition(model *types.Named) string {
+	var cols []string
+	if model != nil {
+		if st, ok := model.Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				tag := reflect.StructTag(st.Tag(i)).Get("bun")
+				parts := strings.Split(tag, ",")
+				if !slices.Contains(parts[1:], "pk") {
+					continue
+				}
+				col := parts[0]
+				if col == "" {
+					col = bunUnderscore(st.Field(i).Name()) // bun's default column name
+				}
+				cols = append(cols, "("+col+" = ?)")
+			}
+		}
+	}
+	if len(cols) == 0 {
+		return "(primary_key = ?)"
+	}
+	return strings.Join(cols, " AND ")
+}
+
 
 // tableWord keeps the table name of "orders AS o".
 func tableWord(s Str) Str {
@@ -224,6 +295,12 @@ func tableWord(s Str) Str {
 		return unknownStr()
 	}
 	return litStr(strings.Trim(f[0], `"`))
+}
+
+// bunModelType is the named struct type of the model handed to Model.
+func bunModelType(v ssa.Value) *types.Named {
+	n, _ := types.Unalias(rowType(pointee(v))).(*types.Named)
+	return n
 }
 
 // bunModelTable is the table of the model handed to Model.
@@ -264,7 +341,10 @@ func bunModelTable(v ssa.Value) (string, bool) {
 }
 
 // bunTableName is bun's default: Underscore, then the plural.
-func bunTableName(s string) string {
+func bunTableName(s string) string { return plural(bunUnderscore(s)) }
+
+// bunUnderscore is bun's Underscore: snake case.
+func bunUnderscore(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -277,14 +357,14 @@ func bunTableName(s string) string {
 		}
 		b.WriteByte(c)
 	}
-	return plural(b.String())
+	return b.String()
 }
 
 func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
 
-// effects adds what running q does: a raw query's SQL is read like any
-// other; a builder query writes its table, as an ORM write (no tenant
-// predicate is read from it, as for gorm).
+// effects adds what running q does: a raw query's SQL, and the SQL text
+// a Select, Update or Delete stands for, are read like any other; an
+// Insert writes its table.
 func (q bunQuery) effects(c *callSite) {
 	if q.unknown {
 		c.unprovable("runs a bun query the analysis cannot follow back to the New call that made it",
@@ -297,15 +377,11 @@ func (q bunQuery) effects(c *callSite) {
 	}
 	kind := ""
 	switch q.kind {
-	case "NewSelect":
-		return // a read
+	case "NewSelect", "NewUpdate", "NewDelete":
+		q.statements(c)
+		return
 	case "NewInsert", "NewMerge":
 		kind = Write
-	case "NewUpdate", "NewDelete":
-		kind = Write
-		if !q.hasWhere {
-			kind = UnboundedWrite
-		}
 	case "NewTruncateTable", "NewDropTable":
 		kind = UnboundedWrite
 	default:
@@ -327,4 +403,71 @@ func (q bunQuery) effects(c *callSite) {
 		}
 		c.add(kind, ts[0].Text, TypeResolved)
 	}
+}
+
+// statements runs a Select, Update or Delete as the SQL text it stands
+// for, once per table, so the SQL reader judges its bounds and its tenant
+// predicate as it does any other: "UPDATE users SET x = ? WHERE
+// (tenant_id = ?) AND (id = ?)". A Where bun would wrap in parentheses is
+// one conjunct; a WhereOr or WhereGroup leaves the rest of the WHERE
+// unknown. bun's ?TableAlias and ?TableName placeholders name the main
+// table.
+func (q bunQuery) statements(c *callSite) {
+	if len(q.tables) == 0 {
+		if q.kind == "NewSelect" {
+			return // a read of what the analysis cannot name: reads are not effects
+		}
+		c.unprovable("runs a bun query with no Model or Table the analysis can read",
+			"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
+		return
+	}
+	for _, t := range q.tables {
+		ts := t.texts()
+		if len(ts) != 1 || !ts[0].Complete || ts[0].Text == "" {
+			c.unprovable("runs a bun query whose table is not constant",
+				"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
+			continue
+		}
+		table := ts[0].Text
+		var text Str
+		switch q.kind {
+		case "NewSelect":
+			text = litStr("SELECT * FROM " + table)
+		case "NewUpdate":
+			text = litStr("UPDATE " + table + " SET x = ?")
+		case "NewDelete":
+			text = litStr("DELETE FROM " + table)
+		}
+		if len(q.wheres) > 0 || q.openWhere {
+			text = concatStr(text, litStr(" WHERE "))
+			for i, w := range q.wheres {
+				if i > 0 {
+					text = concatStr(text, litStr(" AND "))
+				}
+				text = concatStr(text, bunPlaceholders(w, table))
+			}
+			if q.openWhere {
+				if len(q.wheres) > 0 {
+					text = concatStr(text, litStr(" AND "))
+				}
+				text = concatStr(text, unknownStr())
+			}
+		} else if q.hasWhere {
+			// A Where ran on every path, but not one the analysis read
+			// as a condition: bounded, tenant predicate unknown.
+			text = concatStr(text, litStr(" WHERE (unknown_condition = ?)"))
+		}
+		c.emit(Pending{Op: OpSQL, Text: text, Prov: TypeResolved})
+	}
+}
+
+// bunPlaceholders replaces bun's table placeholders in a condition with
+// the table's name.
+func bunPlaceholders(w Str, table string) Str {
+	ts := w.texts()
+	if len(ts) != 1 || !ts[0].Complete {
+		return w
+	}
+	r := strings.NewReplacer("?TableAlias", table, "?TableName", table)
+	return litStr(r.Replace(ts[0].Text))
 }

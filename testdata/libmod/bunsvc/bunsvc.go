@@ -47,9 +47,38 @@ func (s *Server) Create(ctx context.Context, name string) error {
 	return err
 }
 
+// An update by primary key alone reaches any tenant's row: the SQL it
+// stands for has no tenant predicate.
+//
 //agent:operable grant=Users
 func (s *Server) Rename(ctx context.Context, u *User) error {
-	_, err := s.db.NewUpdate().Model(u).Column("name").WherePK().Exec(ctx)
+	_, err := s.db.NewUpdate().Model(u).Column("name").WherePK().Exec(ctx) // want `Rename runs a raw query on "users" with no tenant predicate`
+	return err
+}
+
+// Clean twin: the tenant is bound as well as the key.
+//
+//agent:operable grant=Users
+func (s *Server) RenameScoped(ctx context.Context, tenant int64, u *User) error {
+	_, err := s.db.NewUpdate().Model(u).Column("name").WherePK().Where("?TableAlias.tenant_id = ?", tenant).Exec(ctx)
+	return err
+}
+
+// A WhereOr adds an OR at the top level: the tenant predicate before it
+// no longer bounds the statement.
+//
+//agent:operable grant=Users
+func (s *Server) RemoveOr(ctx context.Context, tenant int64) error {
+	_, err := s.db.NewDelete().Model((*User)(nil)).Where("tenant_id = ?", tenant).WhereOr("name = ''").Exec(ctx) // want `RemoveOr runs SQL whose WHERE is followed by text that is not constant`
+	return err
+}
+
+// Clean twin: a condition the analysis cannot read is one more
+// parenthesised conjunct, which cannot undo the tenant predicate.
+//
+//agent:operable grant=Users
+func (s *Server) RemoveFiltered(ctx context.Context, tenant int64, cond string) error {
+	_, err := s.db.NewDelete().Model((*User)(nil)).Where("tenant_id = ?", tenant).Where(cond).Exec(ctx)
 	return err
 }
 
@@ -67,7 +96,7 @@ func (s *Server) RemoveSome(ctx context.Context, tenant int64, one bool) error {
 	if one {
 		q.Where("tenant_id = ?", tenant)
 	}
-	_, err := q.Exec(ctx) // want `RemoveSome writes every row of "users"`
+	_, err := q.Exec(ctx) // want `RemoveSome writes every row of "users"` `RemoveSome runs a raw query on "users" with no tenant predicate`
 	return err
 }
 
@@ -79,7 +108,7 @@ func (s *Server) AddItem(ctx context.Context, tenant int64) error {
 
 //agent:operable grant=Users
 func (s *Server) VoidInvoices(ctx context.Context) error {
-	_, err := s.db.NewUpdate().Model((*Invoice)(nil)).Set("void = true").Exec(ctx) // want `VoidInvoices writes every row of "billing_invoices"`
+	_, err := s.db.NewUpdate().Model((*Invoice)(nil)).Set("void = true").Exec(ctx) // want `VoidInvoices writes every row of "billing_invoices"` `VoidInvoices runs a raw query on "billing_invoices" with no tenant predicate`
 	return err
 }
 
@@ -127,4 +156,33 @@ func (s *Server) List(ctx context.Context, tenant int64) ([]User, error) {
 func (s *Server) RunQuery(ctx context.Context, q *bun.DeleteQuery) error {
 	_, err := q.Exec(ctx) // want `RunQuery runs a bun query the analysis cannot follow back`
 	return err
+}
+
+// insert stores any model row through the interface every handle has: the
+// instance's model type names the table.
+func insert[T any](ctx context.Context, db bun.IDB, m *T) error {
+	_, err := db.NewInsert().Model(m).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) CreateGeneric(ctx context.Context, name string) error {
+	return insert(ctx, s.db, &User{Name: name})
+}
+
+//agent:operable grant=Users
+func (s *Server) AddItemGeneric(ctx context.Context, tenant int64) error {
+	return insert(ctx, s.db, &OrderItem{TenantID: tenant}) // want `AddItemGeneric writes "order_items"`
+}
+
+// Clean twin of AddItemGeneric without generics: the handle is a bun.IDB
+// parameter, and the model's table is allowed.
+func insertUser(ctx context.Context, db bun.IDB, m *User) error {
+	_, err := db.NewInsert().Model(m).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) CreateIDB(ctx context.Context, name string) error {
+	return insertUser(ctx, s.db, &User{Name: name})
 }
