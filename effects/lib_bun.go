@@ -283,7 +283,6 @@ func bunPKCondition(model *types.Named) string {
 	return strings.Join(cols, " AND ")
 }
 
-
 // tableWord keeps the table name of "orders AS o".
 func tableWord(s Str) Str {
 	ts := s.texts()
