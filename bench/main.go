@@ -18,9 +18,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,7 +48,7 @@ var sweepModules = []string{
 }
 
 // The wrapper's environment: the real tool to run, and the file to which
-// it appends "size importpath" for each facts file written.
+// it appends "size factssection importpath" for each facts file written.
 const (
 	envTool  = "AUTHVET_BENCH_TOOL"
 	envFacts = "AUTHVET_BENCH_FACTS"
@@ -115,13 +117,30 @@ func wrap(tool, facts string, args []string) int {
 		if data, err := os.ReadFile(args[n-1]); err == nil && json.Unmarshal(data, &cfg) == nil && cfg.VetxOutput != "" {
 			if fi, err := os.Stat(cfg.VetxOutput); err == nil {
 				if f, err := os.OpenFile(facts, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-					fmt.Fprintf(f, "%d %s\n", fi.Size(), cfg.ImportPath)
+					fmt.Fprintf(f, "%d %d %s\n", fi.Size(), factsSection(cfg.VetxOutput, fi.Size()), cfg.ImportPath)
 					f.Close()
 				}
 			}
 		}
 	}
 	return code
+}
+
+// factsSection is the size of the facts in a vetx file. The unitchecker
+// of recent x/tools writes a "vetx" header, the package's type export
+// data, then the facts (go vet's own, older, writes the facts alone): the
+// types are the driver's, the same for any analyzer with facts.
+func factsSection(path string, size int64) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return size
+	}
+	defer f.Close()
+	var h [12]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:4]) != "vetx" {
+		return size
+	}
+	return int64(binary.LittleEndian.Uint32(h[8:12]))
 }
 
 type result struct {
@@ -131,27 +150,34 @@ type result struct {
 	facts  facts
 }
 
-// facts sums up the facts files of one run.
+// facts sums up the facts files of one run: the whole files, and their
+// facts sections (factsSection).
 type facts struct {
 	largest    int64
 	largestPkg string
 	sum        int64
 	packages   int
+	// largestFacts is the largest facts section, in largestFactsPkg.
+	largestFacts    int64
+	largestFactsPkg string
 }
 
 func readFacts(path string) facts {
 	var f facts
 	data, _ := os.ReadFile(path)
 	for _, line := range strings.Split(string(data), "\n") {
-		var size int64
+		var size, section int64
 		var pkg string
-		if n, _ := fmt.Sscanf(line, "%d %s", &size, &pkg); n != 2 {
+		if n, _ := fmt.Sscanf(line, "%d %d %s", &size, &section, &pkg); n != 3 {
 			continue
 		}
 		f.sum += size
 		f.packages++
 		if size > f.largest {
 			f.largest, f.largestPkg = size, pkg
+		}
+		if section > f.largestFacts {
+			f.largestFacts, f.largestFactsPkg = section, pkg
 		}
 	}
 	return f
@@ -246,8 +272,8 @@ func run(module string, rounds int, verbose bool) (outcome, error) {
 	if verbose {
 		fmt.Printf("median   stock vet %.2fs, authvet %.2fs: time ratio %.2f\n", ms.wall.Seconds(), ma.wall.Seconds(), out.timeRatio)
 		fmt.Printf("peak RSS stock vet %d MiB, authvet %d MiB: ratio %.2f\n", out.stock.maxRSS/1024, out.av.maxRSS/1024, out.rssRatio)
-		fmt.Printf("facts    authvet: largest %s (%s), sum %s over %d packages; stock vet: largest %s, sum %s\n",
-			size(ma.facts.largest), ma.facts.largestPkg, size(ma.facts.sum), ma.facts.packages, size(ms.facts.largest), size(ms.facts.sum))
+		fmt.Printf("facts    authvet: largest file %s (%s), largest facts section %s (%s), sum %s over %d packages; stock vet: largest %s, sum %s\n",
+			size(ma.facts.largest), ma.facts.largestPkg, size(ma.facts.largestFacts), ma.facts.largestFactsPkg, size(ma.facts.sum), ma.facts.packages, size(ms.facts.largest), size(ms.facts.sum))
 	}
 	return out, nil
 }
@@ -272,26 +298,27 @@ func runSweep(modules []string, rounds int) error {
 		return fmt.Errorf("no module could be measured")
 	}
 	fmt.Println()
-	fmt.Println("| module | pkgs | stock vet | authvet | time ratio | stock RSS | authvet RSS | RSS ratio | largest facts file | facts sum |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+	fmt.Println("| module | pkgs | stock vet | authvet | time ratio | stock RSS | authvet RSS | RSS ratio | largest facts file | its facts section | facts sum |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
 	var st, at float64
 	var tr, rr []float64
-	var largest int64
+	var largest, largestFacts int64
 	largestAt := ""
 	for _, o := range done {
-		fmt.Printf("| %s | %d | %.1fs | %.1fs | %.2f× | %d MiB | %d MiB | %.2f× | %s (%s) | %s |\n",
+		fmt.Printf("| %s | %d | %.1fs | %.1fs | %.2f× | %d MiB | %d MiB | %.2f× | %s (%s) | %s | %s |\n",
 			o.module, o.packages, o.stock.wall.Seconds(), o.av.wall.Seconds(), o.timeRatio,
-			o.stock.maxRSS/1024, o.av.maxRSS/1024, o.rssRatio, size(o.av.facts.largest), o.av.facts.largestPkg, size(o.av.facts.sum))
+			o.stock.maxRSS/1024, o.av.maxRSS/1024, o.rssRatio, size(o.av.facts.largest), o.av.facts.largestPkg, size(o.av.facts.largestFacts), size(o.av.facts.sum))
 		st += o.stock.wall.Seconds()
 		at += o.av.wall.Seconds()
 		tr, rr = append(tr, o.timeRatio), append(rr, o.rssRatio)
 		if o.av.facts.largest > largest {
 			largest, largestAt = o.av.facts.largest, o.module
 		}
+		largestFacts = max(largestFacts, o.av.facts.largestFacts)
 	}
-	fmt.Printf("| **total** (%d modules) | | %.1fs | %.1fs | %.2f× | | | | %s (%s) | |\n", len(done), st, at, at/st, size(largest), largestAt)
-	fmt.Printf("\ntime ratio: median %.2f×, worst %.2f×; RSS ratio: median %.2f×, worst %.2f×; largest facts file %s\n",
-		medianOf(tr), maxOf(tr), medianOf(rr), maxOf(rr), size(largest))
+	fmt.Printf("| **total** (%d modules) | | %.1fs | %.1fs | %.2f× | | | | %s (%s) | %s | |\n", len(done), st, at, at/st, size(largest), largestAt, size(largestFacts))
+	fmt.Printf("\ntime ratio: median %.2f×, worst %.2f×; RSS ratio: median %.2f×, worst %.2f×; largest facts file %s, largest facts section %s\n",
+		medianOf(tr), maxOf(tr), medianOf(rr), maxOf(rr), size(largest), size(largestFacts))
 	for _, m := range skipped {
 		fmt.Printf("skipped: %s\n", m)
 	}
