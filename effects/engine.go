@@ -106,6 +106,7 @@ type Engine struct {
 	// through (nil: not such a field).
 	fieldStoreCache map[fieldKey][]*ssa.Store
 	fieldBusy       map[fieldKey]bool             // fields being resolved (fieldFuncs)
+	sqPhis          map[*ssa.Phi]bool             // squirrel builder phis being read (sqChain)
 	converted       []types.Type                  // concrete types the package converts to interfaces
 	impls           map[*types.Named][]types.Type // closed interfaces' implementations
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped

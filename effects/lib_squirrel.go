@@ -101,6 +101,17 @@ type sqStmt struct {
 	prefix  []Str
 	suffix  []Str
 	unknown bool
+	// loop: the statement is the value of this phi again, around a loop
+	// (ins = ins.Values(...)), with only calls applied that change
+	// neither its kind, table, WHERE, prefix nor suffix.
+	loop *ssa.Phi
+}
+
+// sqValueOnly are the builder methods that change none of what the SQL
+// reader judges: a loop that applies only these adds nothing.
+var sqValueOnly = map[string]bool{
+	"Values": true, "Set": true, "SetMap": true, "Columns": true, "Column": true, "Options": true,
+	"OrderBy": true, "GroupBy": true, "Limit": true, "Offset": true, "PlaceholderFormat": true, "RunWith": true,
 }
 
 // maxChain bounds the builder calls walked back from one value.
@@ -128,9 +139,21 @@ func (e *Engine) sqChain(v ssa.Value, fr *frame, depth int) []sqStmt {
 	}
 	switch v := v.(type) {
 	case *ssa.Phi:
+		if e.sqPhis[v] {
+			return []sqStmt{{loop: v}} // around a loop: resolved where it began
+		}
+		if e.sqPhis == nil {
+			e.sqPhis = map[*ssa.Phi]bool{}
+		}
+		e.sqPhis[v] = true
+		defer delete(e.sqPhis, v)
 		var out []sqStmt
 		for _, ed := range v.Edges {
-			out = append(out, e.sqChain(ed, fr, depth+1)...)
+			for _, st := range e.sqChain(ed, fr, depth+1) {
+				if st.loop != v {
+					out = append(out, st) // what the loop adds only values to is already here
+				}
+			}
 			if len(out) > maxAlts {
 				return unknown
 			}
@@ -203,6 +226,13 @@ func (e *Engine) sqCall(callee *ssa.Function, args []ssa.Value, fr *frame, depth
 	out := make([]sqStmt, 0, len(prev))
 	for _, st := range prev {
 		if st.unknown {
+			out = append(out, st)
+			continue
+		}
+		if st.loop != nil {
+			if !sqValueOnly[name] {
+				st = sqStmt{unknown: true} // a loop that changes the statement
+			}
 			out = append(out, st)
 			continue
 		}

@@ -144,3 +144,38 @@ func (s *Server) CachedRead(ctx context.Context, tenant string) error {
 	var n int
 	return sq.NewStmtCache(s.db).QueryRowContext(ctx, "SELECT count(*) FROM orders WHERE tenant_id = $1", tenant).Scan(&n)
 }
+
+// A loop that only adds rows to an insert adds nothing the SQL reader
+// judges: the statement is the one before the loop.
+//
+//agent:operable grant=Orders
+func (s *Server) CreateMany(ctx context.Context, tenant string, ids []string) error {
+	ins := sq.Insert("orders").Columns("tenant_id", "id")
+	for _, id := range ids {
+		ins = ins.Values(tenant, id)
+	}
+	_, err := ins.RunWith(s.db).ExecContext(ctx)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) AuditMany(ctx context.Context, tenant string, ids []string) error {
+	ins := sq.Insert("audit_log").Columns("tenant_id", "id")
+	for _, id := range ids {
+		ins = ins.Values(tenant, id)
+	}
+	_, err := ins.RunWith(s.db).ExecContext(ctx) // want `AuditMany writes "audit_log"`
+	return err
+}
+
+// A loop that adds conditions read from runtime data may add an OR.
+//
+//agent:operable grant=Orders
+func (s *Server) CloseMatching(ctx context.Context, tenant string, conds []string) error {
+	up := sq.Update("orders").Set("closed", true).Where("tenant_id = ?", tenant)
+	for _, c := range conds {
+		up = up.Where(c)
+	}
+	_, err := up.RunWith(s.db).ExecContext(ctx) // want `CloseMatching runs SQL text that is not constant`
+	return err
+}
