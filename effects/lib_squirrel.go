@@ -3,6 +3,7 @@ package effects
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -274,9 +275,32 @@ func (e *Engine) sqPredicate(args []ssa.Value, fr *frame) (Str, bool) {
 	if len(args) < 2 {
 		return Str{}, false
 	}
-	v := args[1]
+	return e.sqPred(args[1], fr, 0)
+}
+
+// sqPred reads one predicate: constant text, an Expr of constant text, an
+// Eq literal, or an And/Or literal of predicates it reads.
+func (e *Engine) sqPred(v ssa.Value, fr *frame, depth int) (Str, bool) {
 	if mi, ok := v.(*ssa.MakeInterface); ok {
 		v = mi.X
+	}
+	if depth < 4 {
+		if sep := map[string]string{"And": " AND ", "Or": " OR "}[typeName(v.Type())]; sep != "" {
+			elems, ok := sliceLiteral(v)
+			if !ok || len(elems) == 0 {
+				return Str{}, false
+			}
+			var parts []string
+			for _, el := range elems {
+				p, ok := e.sqPred(el, fr, depth+1)
+				ts := p.texts()
+				if !ok || len(ts) != 1 || !ts[0].Complete {
+					return Str{}, false
+				}
+				parts = append(parts, "("+ts[0].Text+")")
+			}
+			return litStr("(" + strings.Join(parts, sep) + ")"), true
+		}
 	}
 	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
 		return parenthesized(constant.StringVal(c.Value)), true
@@ -312,6 +336,58 @@ func (e *Engine) sqPredicate(args []ssa.Value, fr *frame) (Str, bool) {
 		return Str{}, false // an empty Eq adds no predicate
 	}
 	return litStr(strings.Join(conj, " AND ")), true
+}
+
+// sliceLiteral returns the elements of a slice literal (a slice of a
+// local array whose elements are each stored once, by constant index),
+// in order.
+func sliceLiteral(v ssa.Value) ([]ssa.Value, bool) {
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		v = ct.X
+	}
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.Low != nil || sl.High != nil || sl.Max != nil {
+		return nil, false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+	if !ok {
+		return nil, false
+	}
+	elems := make([]ssa.Value, arr.Len())
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Slice, *ssa.DebugRef:
+			continue
+		case *ssa.IndexAddr:
+			idx, ok := r.Index.(*ssa.Const)
+			if !ok || idx.Value == nil {
+				return nil, false
+			}
+			i, ok := constant.Int64Val(idx.Value)
+			if !ok || i < 0 || i >= int64(len(elems)) {
+				return nil, false
+			}
+			for _, r2 := range *r.Referrers() {
+				st, ok := r2.(*ssa.Store)
+				if !ok || st.Addr != r || elems[i] != nil {
+					return nil, false
+				}
+				elems[i] = st.Val
+			}
+		default:
+			return nil, false
+		}
+	}
+	for _, el := range elems {
+		if el == nil {
+			return nil, false
+		}
+	}
+	return elems, true
 }
 
 // parenthesized keeps a predicate with OR from joining the AND-list.

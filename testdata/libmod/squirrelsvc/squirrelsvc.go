@@ -179,3 +179,19 @@ func (s *Server) CloseMatching(ctx context.Context, tenant string, conds []strin
 	_, err := up.RunWith(s.db).ExecContext(ctx) // want `CloseMatching runs SQL text that is not constant`
 	return err
 }
+
+// Clean twin: an And literal of Eq literals binds the tenant.
+//
+//agent:operable grant=Orders
+func (s *Server) CloseAnd(ctx context.Context, tenant, id string) error {
+	_, err := psql.Update("orders").Set("closed", true).Where(sq.And{sq.Eq{"tenant_id": tenant}, sq.Eq{"id": id}}).RunWith(s.db).ExecContext(ctx)
+	return err
+}
+
+// An Or literal binds the tenant on one branch only.
+//
+//agent:operable grant=Orders
+func (s *Server) CloseOr(ctx context.Context, tenant, id string) error {
+	_, err := psql.Update("orders").Set("closed", true).Where(sq.Or{sq.Eq{"tenant_id": tenant}, sq.Eq{"id": id}}).RunWith(s.db).ExecContext(ctx) // want `CloseOr runs a raw query on "orders" with no tenant predicate`
+	return err
+}
