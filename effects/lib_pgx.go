@@ -314,6 +314,12 @@ func identifier(v ssa.Value) (string, bool) {
 // b.Queue(sql, ...).
 func sendBatchModel(c *callSite) {
 	v, fr, live := c.value(2)
+	if _, isParam := rootParam(binding{v: v, fr: fr}); live && isParam {
+		// A batch the caller queued (a helper's SendBatch(ctx, tx, b)):
+		// its statements are read where it is made.
+		c.emit(Pending{Op: OpSQL, Text: c.str(2, handleBatch)})
+		return
+	}
 	text, ok := Str{}, false
 	if live {
 		text, ok = batchSQL(c.e, v, fr)

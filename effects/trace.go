@@ -21,6 +21,7 @@ const (
 	handleJobArgs // a River JobArgs value: its type's Kind()
 	handleTask    // an *asynq.Task: NewTask's type name
 	handleMethod  // the constant result of a method (Part.Lit) of the value's type
+	handleBatch   // a *pgx.Batch: the SQL of every statement queued on it
 )
 
 // trace evaluates v, in frame fr, to the string it carries (handleString)
@@ -118,6 +119,10 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return e.jobKind(v, fr)
 	case handleTask:
 		return e.asynqTask(v, fr)
+	case handleBatch:
+		if text, ok := batchSQL(e, v, fr); ok {
+			return text
+		}
 	}
 	return unknownStr()
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/authvet/authvet/grant"
+
+	"libmod/pgxsvc/pgxutil"
 )
 
 var Payouts = grant.Grant{
@@ -71,4 +73,40 @@ func (s *Server) HoldArgs(ctx context.Context, tenant, id string, extra bool) er
 	}
 	_, err := s.pool.Exec(ctx, "UPDATE payouts SET held = true WHERE id = $1 AND tenant_id = $2", args...)
 	return err
+}
+
+// A batch queued here and sent by another package's helper: its
+// statements are read here.
+//
+//agent:operable grant=Payouts
+func (s *Server) ArchiveBatch(ctx context.Context, tenant, id int64) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	b := &pgx.Batch{}
+	b.Queue("UPDATE payouts SET archived = true WHERE tenant_id = $1 AND id = $2", tenant, id)
+	b.Queue("DELETE FROM payout_notes WHERE tenant_id = $1 AND payout_id = $2", tenant, id)
+	if err := pgxutil.SendBatch(ctx, tx, b); err != nil { // want `ArchiveBatch writes "payout_notes"`
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// Clean twin: only the allowed table.
+//
+//agent:operable grant=Payouts
+func (s *Server) ArchiveBatchAllowed(ctx context.Context, tenant, id int64) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	b := &pgx.Batch{}
+	b.Queue("UPDATE payouts SET archived = true WHERE tenant_id = $1 AND id = $2", tenant, id)
+	if err := pgxutil.SendBatch(ctx, tx, b); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
 }
