@@ -388,6 +388,12 @@ func (q bunQuery) effects(c *callSite) {
 			"declare it with //agent:effect unbounded_writes(...), or run schema changes outside the agent-operable handler")
 		return
 	}
+	q.eachTable(c, func(table string) { c.add(kind, table, TypeResolved) })
+}
+
+// eachTable calls f with each table the query names; a query with no
+// table, or a table that is not constant, is unprovable.
+func (q bunQuery) eachTable(c *callSite, f func(table string)) {
 	if len(q.tables) == 0 {
 		c.unprovable("runs a bun query with no Model or Table the analysis can read",
 			"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
@@ -400,7 +406,7 @@ func (q bunQuery) effects(c *callSite) {
 				"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
 			continue
 		}
-		c.add(kind, ts[0].Text, TypeResolved)
+		f(ts[0].Text)
 	}
 }
 
@@ -412,22 +418,10 @@ func (q bunQuery) effects(c *callSite) {
 // unknown. bun's ?TableAlias and ?TableName placeholders name the main
 // table.
 func (q bunQuery) statements(c *callSite) {
-	if len(q.tables) == 0 {
-		if q.kind == "NewSelect" {
-			return // a read of what the analysis cannot name: reads are not effects
-		}
-		c.unprovable("runs a bun query with no Model or Table the analysis can read",
-			"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
-		return
+	if len(q.tables) == 0 && q.kind == "NewSelect" {
+		return // a read of what the analysis cannot name: reads are not effects
 	}
-	for _, t := range q.tables {
-		ts := t.texts()
-		if len(ts) != 1 || !ts[0].Complete || ts[0].Text == "" {
-			c.unprovable("runs a bun query whose table is not constant",
-				"name the table with Model or a constant Table, or declare it with //agent:effect writes(...)")
-			continue
-		}
-		table := ts[0].Text
+	q.eachTable(c, func(table string) {
 		var text Str
 		switch q.kind {
 		case "NewSelect":
@@ -457,7 +451,7 @@ func (q bunQuery) statements(c *callSite) {
 			text = concatStr(text, litStr(" WHERE (unknown_condition = ?)"))
 		}
 		c.emit(Pending{Op: OpSQL, Text: text, Prov: TypeResolved})
-	}
+	})
 }
 
 // bunPlaceholders replaces bun's table placeholders in a condition with
