@@ -1095,7 +1095,7 @@ func mayHoldWork(t types.Type, seen map[types.Type]bool) bool {
 	case *types.Named:
 		return mayHoldWork(u.Underlying(), seen)
 	case *types.Basic:
-		return false
+		return u.Kind() == types.UnsafePointer // points at anything
 	case *types.Pointer:
 		return mayHoldWork(u.Elem(), seen)
 	case *types.Slice:

@@ -20,10 +20,9 @@ import (
 //   - a Select, Update or Delete is read as the SQL text it stands for,
 //     so its bounds and tenant predicate are judged as any other SQL's:
 //     the Where, WherePK and WhereDeleted that run before the run on every
-//     path are its conjuncts (bun parenthesises each, so a Where whose
-//     text is not constant is one conjunct the analysis cannot read, not
-//     an OR); a WhereOr or WhereGroup leaves the rest of the WHERE
-//     unknown; with no Where an Update or Delete writes every row (bun
+//     path are its conjuncts (bun parenthesises each); a Where whose
+//     text is not constant (runtime text can close the parentheses), a
+//     WhereOr or a WhereGroup leaves the rest of the WHERE unknown; with no Where an Update or Delete writes every row (bun
 //     refuses that at run time unless told otherwise, but the statement
 //     is what counts);
 //   - NewRaw and the handles' own Exec/Query run their constant SQL.
@@ -228,9 +227,13 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 					q.openWhere = true // an OR at the top level
 				case "Where":
 					if dom && len(args) > 0 {
-						// bun wraps each Where in parentheses: text it
-						// cannot read is one more conjunct, not an OR.
-						q.wheres = append(q.wheres, e.bunCondition(args[0], fr))
+						if w, ok := e.bunCondition(args[0], fr); ok {
+							q.wheres = append(q.wheres, w)
+						} else {
+							// bun wraps it in parentheses, but runtime
+							// text can close them and add an OR.
+							q.openWhere = true
+						}
 					}
 				case "WherePK":
 					if dom {
@@ -247,14 +250,14 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 	return q
 }
 
-// bunCondition is a Where's condition as SQL text in parentheses: its
-// constant text, or a condition the analysis cannot read.
-func (e *Engine) bunCondition(v ssa.Value, fr *frame) Str {
+// bunCondition is a Where's constant condition as SQL text in the
+// parentheses bun writes around it.
+func (e *Engine) bunCondition(v ssa.Value, fr *frame) (Str, bool) {
 	ts := e.trace(v, fr, handleString).texts()
 	if len(ts) != 1 || !ts[0].Complete {
-		return litStr("(unknown_condition = ?)")
+		return Str{}, false
 	}
-	return litStr("(" + ts[0].Text + ")")
+	return litStr("(" + ts[0].Text + ")"), true
 }
 
 // bunPKCondition is WherePK's condition on the model's primary key
@@ -413,9 +416,9 @@ func (q bunQuery) eachTable(c *callSite, f func(table string)) {
 // statements runs a Select, Update or Delete as the SQL text it stands
 // for, once per table, so the SQL reader judges its bounds and its tenant
 // predicate as it does any other: "UPDATE users SET x = ? WHERE
-// (tenant_id = ?) AND (id = ?)". A Where bun would wrap in parentheses is
-// one conjunct; a WhereOr or WhereGroup leaves the rest of the WHERE
-// unknown. bun's ?TableAlias and ?TableName placeholders name the main
+// (tenant_id = ?) AND (id = ?)". A constant Where is one conjunct; a
+// Where that is not constant, a WhereOr or a WhereGroup leaves the rest
+// of the WHERE unknown. bun's ?TableAlias and ?TableName placeholders name the main
 // table.
 func (q bunQuery) statements(c *callSite) {
 	if len(q.tables) == 0 && q.kind == "NewSelect" {
