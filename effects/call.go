@@ -1054,8 +1054,11 @@ func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Po
 		b.v = ci.X
 	}
 	md := lib().ifaceModels[qualifiedName(b.v.Type())+"."+name]
+	if md == nil {
+		return false // before the method set: building one is dear
+	}
 	m := lookupMethod(b.v.Type(), name)
-	if md == nil || m == nil {
+	if m == nil {
 		return false
 	}
 	md(&callSite{e: e, fn: m, args: append([]binding{b}, args...), pos: pos, fr: fr, out: out})

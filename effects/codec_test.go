@@ -304,8 +304,8 @@ func TestCodecMinSizes(t *testing.T) {
 
 func compress(t *testing.T, payload []byte) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
+	buf := bytes.NewBuffer([]byte{wireFlate})
+	zw, err := flate.NewWriter(buf, flate.BestSpeed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,10 +105,12 @@ type Engine struct {
 	// type of this package whose address is only loaded and stored
 	// through (nil: not such a field).
 	fieldStoreCache map[fieldKey][]*ssa.Store
-	fieldBusy       map[fieldKey]bool             // fields being resolved (fieldFuncs)
-	sqPhis          map[*ssa.Phi]bool             // squirrel builder phis being read (sqChain)
-	converted       []types.Type                  // concrete types the package converts to interfaces
-	impls           map[*types.Named][]types.Type // closed interfaces' implementations
+	fieldBusy       map[fieldKey]bool                 // fields being resolved (fieldFuncs)
+	sqPhis          map[*ssa.Phi]bool                 // squirrel builder phis being read (sqChain)
+	converted       []types.Type                      // concrete types the package converts to interfaces
+	impls           map[*types.Named][]types.Type     // closed interfaces' implementations
+	implementers    map[*types.Interface][]types.Type // this package's implementations, by interface
+	scopeTypes      []types.Type                      // the package's named non-interface types and pointers to them
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
 	// hatch covers.
 	scopedStmt int

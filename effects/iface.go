@@ -149,18 +149,7 @@ func (e *Engine) effectfulImpl(t types.Type, name string) string {
 	if !ok || e.Prog == nil || e.Pkg == nil || lib().modelled(e.Pkg.Path()) {
 		return "" // a modelled library's own types are its models' business
 	}
-	var cands []types.Type
-	sc := e.Pkg.Scope()
-	for _, n := range sc.Names() {
-		if tn, ok := sc.Lookup(n).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
-			cands = append(cands, tn.Type(), types.NewPointer(tn.Type()))
-		}
-	}
-	cands = append(cands, e.convertedTypes()...)
-	for _, cand := range cands {
-		if types.IsInterface(cand) || !types.Implements(cand, it) {
-			continue
-		}
+	for _, cand := range e.implementersOf(it) {
 		_, fn := e.methodOf(cand, name)
 		if fn == nil || pkgOf(fn) != e.Pkg {
 			continue
@@ -170,6 +159,44 @@ func (e *Engine) effectfulImpl(t types.Type, name string) string {
 		}
 	}
 	return ""
+}
+
+// implementersOf lists the types of this package that implement it: its
+// named types and pointers to them, then the types its code converts to
+// an interface. It is computed once per interface: a benign call on a
+// large package would otherwise test every type each time.
+func (e *Engine) implementersOf(it *types.Interface) []types.Type {
+	if impls, ok := e.implementers[it]; ok {
+		return impls
+	}
+	impls := []types.Type{}
+	for _, cands := range [][]types.Type{e.namedTypes(), e.convertedTypes()} {
+		for _, cand := range cands {
+			if !types.IsInterface(cand) && types.Implements(cand, it) {
+				impls = append(impls, cand)
+			}
+		}
+	}
+	if e.implementers == nil {
+		e.implementers = map[*types.Interface][]types.Type{}
+	}
+	e.implementers[it] = impls
+	return impls
+}
+
+// namedTypes lists the package's named non-interface types, each
+// followed by its pointer, in scope order.
+func (e *Engine) namedTypes() []types.Type {
+	if e.scopeTypes == nil {
+		e.scopeTypes = []types.Type{}
+		sc := e.Pkg.Scope()
+		for _, n := range sc.Names() {
+			if tn, ok := sc.Lookup(n).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+				e.scopeTypes = append(e.scopeTypes, tn.Type(), types.NewPointer(tn.Type()))
+			}
+		}
+	}
+	return e.scopeTypes
 }
 
 // resultMethod resolves a call through an interface value another
@@ -264,11 +291,9 @@ func (e *Engine) closedImpls(n *types.Named, it *types.Interface) []types.Type {
 			}
 		}
 	}
-	sc := e.Pkg.Scope()
-	for _, name := range sc.Names() {
-		if tn, ok := sc.Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
-			consider(tn.Type(), types.NewPointer(tn.Type()))
-		}
+	named := e.namedTypes()
+	for i := 0; i+1 < len(named); i += 2 {
+		consider(named[i], named[i+1])
 	}
 	// Types declared inside functions are converted where they are used.
 	for _, t := range e.convertedTypes() {

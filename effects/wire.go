@@ -5,17 +5,37 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // A summary crosses packages as an analysis fact, and under go vet every
 // package re-exports the facts of the methods of every package it
-// imports, directly or not. So a fact is encoded once, compressed, by
-// the package that computed it, and read lazily: decoding keeps the
+// imports, directly or not. So a fact is encoded once (compressed when
+// large) by the package that computed it, and read lazily: decoding keeps the
 // bytes, Load decodes them when a call actually needs the summary, and
 // re-exporting an undecoded summary writes the same bytes back.
 
-// GobEncode encodes s (codec.go) compressed, or returns the bytes it was
-// read from.
+// A fact's bytes start with a tag: wireRaw, then the payload (codec.go)
+// as is, or wireFlate, then the payload flate-compressed. Most summaries
+// are a few dozen bytes, which flate does not shrink; setting up its
+// state costs far more than the payload itself.
+const (
+	wireRaw   = 'r'
+	wireFlate = 'z'
+	// compressAt is the payload size from which a fact is compressed.
+	compressAt = 512
+)
+
+// Flate's state is large: writers and readers are reused.
+var (
+	flateWriters = sync.Pool{New: func() any {
+		zw, _ := flate.NewWriter(nil, flate.BestSpeed)
+		return zw
+	}}
+	flateReaders = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+)
+
+// GobEncode encodes s, or returns the bytes it was read from.
 func (s *Summary) GobEncode() ([]byte, error) {
 	if s.wire != nil {
 		return s.wire, nil
@@ -27,11 +47,13 @@ func (s *Summary) GobEncode() ([]byte, error) {
 	if len(payload) > maxWire {
 		return nil, fmt.Errorf("effect summary of %d bytes, past the bound of %d", len(payload), maxWire)
 	}
-	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return nil, err
+	if len(payload) < compressAt {
+		return append([]byte{wireRaw}, payload...), nil
 	}
+	buf := bytes.NewBuffer([]byte{wireFlate})
+	zw := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(zw)
+	zw.Reset(buf)
 	if _, err := zw.Write(payload); err != nil {
 		return nil, err
 	}
@@ -57,11 +79,23 @@ func (s *Summary) Load() error {
 	if s == nil || s.wire == nil {
 		return nil
 	}
-	zr := flate.NewReader(bytes.NewReader(s.wire))
-	defer zr.Close()
-	payload, err := io.ReadAll(io.LimitReader(zr, maxWire+1))
-	if err != nil {
-		return fmt.Errorf("corrupt effect summary fact: %v", err)
+	var payload []byte
+	switch {
+	case len(s.wire) > 0 && s.wire[0] == wireRaw:
+		payload = s.wire[1:]
+	case len(s.wire) > 0 && s.wire[0] == wireFlate:
+		zr := flateReaders.Get().(io.ReadCloser)
+		defer flateReaders.Put(zr)
+		if err := zr.(flate.Resetter).Reset(bytes.NewReader(s.wire[1:]), nil); err != nil {
+			return fmt.Errorf("corrupt effect summary fact: %v", err)
+		}
+		var err error
+		payload, err = io.ReadAll(io.LimitReader(zr, maxWire+1))
+		if err != nil {
+			return fmt.Errorf("corrupt effect summary fact: %v", err)
+		}
+	default:
+		return fmt.Errorf("corrupt effect summary fact: no known tag")
 	}
 	if len(payload) > maxWire {
 		return fmt.Errorf("corrupt effect summary fact: more than %d bytes", maxWire)

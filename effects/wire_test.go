@@ -3,6 +3,7 @@ package effects
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,5 +98,38 @@ func TestExportedCapsUnprovable(t *testing.T) {
 	}
 	if len(s.Effects) != 12 {
 		t.Errorf("Exported changed the summary it was called on")
+	}
+}
+
+// A small summary travels as is and a large one compressed; both read
+// back to what was written.
+func TestSummaryWireTags(t *testing.T) {
+	small := &Summary{Effects: []Effect{{Kind: Write, Subject: "payouts", Pos: Position{"a.go", 3, 4}}}}
+	var large Summary
+	for i := 1; i <= 200; i++ {
+		large.Effects = append(large.Effects, Effect{Kind: Write, Subject: fmt.Sprintf("t%d", i%7), Pos: Position{"a.go", i, 4}})
+	}
+	for _, c := range []struct {
+		name string
+		s    *Summary
+		tag  byte
+	}{{"small", small, wireRaw}, {"large", &large, wireFlate}} {
+		data, err := c.s.GobEncode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data[0] != c.tag {
+			t.Errorf("%s summary: tag %q, want %q", c.name, data[0], c.tag)
+		}
+		got := &Summary{wire: data}
+		if err := got.Load(); err != nil {
+			t.Fatalf("%s summary: %v", c.name, err)
+		}
+		if !reflect.DeepEqual(got.Effects, c.s.Effects) {
+			t.Errorf("%s summary read back as %+v", c.name, got.Effects)
+		}
+	}
+	if payload, _ := encodeSummary(&large); len(payload) < compressAt {
+		t.Fatalf("the large sample is %d bytes, under compressAt", len(payload))
 	}
 }
