@@ -93,10 +93,19 @@ type Engine struct {
 	state     map[*ssa.Function]uint8
 	depth     int // current recursion depth of the engine's walk, tracing and instantiation
 	recursive bool
-	budget    int // work the summary being computed may still do
-	callbacks int // callbacks being resolved inside one another
-	returns   int // helpers' returns being followed inside one another
-	txFlows   map[*ssa.Function]*txFlow
+	// computing is the stack of functions whose summaries are being
+	// computed; readers records, for each function, the functions whose
+	// computation read its summary, and dirty those that read one still
+	// in progress. Summaries recomputes only what recursion can change.
+	computing []*ssa.Function
+	readers   map[*ssa.Function][]*ssa.Function
+	dirty     map[*ssa.Function]bool
+	// onComputed, while Summaries runs, hears of each summary computed.
+	onComputed func(*ssa.Function)
+	budget     int // work the summary being computed may still do
+	callbacks  int // callbacks being resolved inside one another
+	returns    int // helpers' returns being followed inside one another
+	txFlows    map[*ssa.Function]*txFlow
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
@@ -179,45 +188,106 @@ const (
 const maxWork = 200000
 
 // Summaries computes the summary of every function in fns, solving
-// recursion by iterating to a fixed point.
+// recursion by iterating to a fixed point: a function that read a
+// summary still in progress is computed again, and so, while summaries
+// change, are the functions that read them.
 func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	e.summaries = map[*ssa.Function]*Summary{}
 	e.state = map[*ssa.Function]uint8{}
+	e.readers = map[*ssa.Function][]*ssa.Function{}
+	e.dirty = map[*ssa.Function]bool{}
+	var order []*ssa.Function // every function computed, first computed first
+	e.onComputed = func(fn *ssa.Function) { order = append(order, fn) }
+	defer func() { e.onComputed = nil }()
 	for _, fn := range fns {
 		e.local(fn)
 	}
 	if !e.recursive {
 		return e.summaries
 	}
-	for round := 0; round < maxRounds; round++ {
-		var changed []*ssa.Function
-		for _, fn := range fns {
-			s := e.compute(fn)
-			if !equalSummaries(s, e.summaries[fn]) {
-				e.summaries[fn] = s
-				changed = append(changed, fn)
-			}
+	var queue []*ssa.Function
+	queued := map[*ssa.Function]bool{}
+	push := func(fn *ssa.Function) {
+		if !queued[fn] {
+			queued[fn] = true
+			queue = append(queue, fn)
 		}
-		if len(changed) == 0 {
-			return e.summaries
+	}
+	for _, fn := range order {
+		if e.dirty[fn] {
+			push(fn)
 		}
-		if round == maxRounds-1 {
+	}
+	rounds := map[*ssa.Function]int{}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		queued[fn] = false
+		if rounds[fn]++; rounds[fn] > maxRounds {
 			// Still growing: fail closed rather than trust a summary
 			// that may be missing effects.
-			for _, fn := range changed {
-				s := e.summaries[fn]
+			for _, f := range append([]*ssa.Function{fn}, queue...) {
+				s := e.summaries[f]
 				s.Effects = append(s.Effects, Effect{Kind: Unprovable,
 					Reason: fmt.Sprintf("calls recursive code whose effects did not settle in %d rounds", maxRounds),
-					Fix:    "declare what the call does with //agent:effect", Pos: e.pos(fn.Pos()), Module: e.Module})
+					Fix:    "declare what the call does with //agent:effect", Pos: e.pos(f.Pos()), Module: e.Module})
 			}
+			break
+		}
+		s := e.recomputed(fn)
+		if equalSummaries(s, e.summaries[fn]) {
+			continue
+		}
+		e.summaries[fn] = s
+		for _, r := range e.readers[fn] {
+			push(r)
 		}
 	}
 	return e.summaries
 }
 
-// maxRounds bounds the fixed-point iteration over recursive functions.
-// Summaries only grow, and are bounded, so it converges; the bound keeps
-// a pathological package from iterating long.
+// recomputed computes fn's summary again, all others as they stand.
+func (e *Engine) recomputed(fn *ssa.Function) *Summary {
+	e.computing = append(e.computing, fn)
+	defer func() { e.computing = e.computing[:len(e.computing)-1] }()
+	return e.compute(fn)
+}
+
+// read records that the summary being computed reads fn's, which is
+// still in progress if partial.
+func (e *Engine) read(fn *ssa.Function, partial bool) {
+	if len(e.computing) == 0 || e.readers == nil {
+		return
+	}
+	r := e.computing[len(e.computing)-1]
+	if partial {
+		e.dirty[r] = true
+	}
+	rs := e.readers[fn]
+	if len(rs) == 0 || rs[len(rs)-1] != r {
+		for _, x := range rs {
+			if x == r {
+				return
+			}
+		}
+		e.readers[fn] = append(rs, r)
+	}
+}
+
+// inProgress reports whether fn's summary is being computed; a caller
+// that then leaves it out is computed again once it is done.
+func (e *Engine) inProgress(fn *ssa.Function) bool {
+	if e.state[fn] != inProgress {
+		return false
+	}
+	e.recursive = true
+	e.read(fn, true)
+	return true
+}
+
+// maxRounds bounds how often recursion makes one summary be computed
+// again. Summaries only grow, and are bounded, so it converges; the
+// bound keeps a pathological package from iterating long.
 const maxRounds = 8
 
 func (e *Engine) local(fn *ssa.Function) *Summary {
@@ -228,15 +298,23 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 	}
 	switch e.state[fn] {
 	case done:
+		e.read(fn, false)
 		return e.summaries[fn]
 	case inProgress:
 		e.recursive = true
+		e.read(fn, true)
 		return e.summaries[fn]
 	}
+	e.read(fn, false)
 	e.state[fn] = inProgress
+	e.computing = append(e.computing, fn)
 	s := e.compute(fn)
+	e.computing = e.computing[:len(e.computing)-1]
 	e.summaries[fn] = s
 	e.state[fn] = done
+	if e.onComputed != nil {
+		e.onComputed(fn)
+	}
 	return s
 }
 

@@ -533,7 +533,7 @@ func (e *Engine) calleeWritesReq(c ssa.CallCommon, v ssa.Value) bool {
 	case fn.Parent() != nil || obj == nil:
 		return false
 	case obj.Pkg() == e.Pkg:
-		if e.state[fn] == inProgress {
+		if e.inProgress(fn) {
 			return false
 		}
 		s = e.local(fn)

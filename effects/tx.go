@@ -111,7 +111,7 @@ func (e *Engine) calleeSummary(c *ssa.CallCommon) *Summary {
 	switch {
 	case obj == nil || obj.Pkg() == nil:
 	case obj.Pkg() == e.Pkg:
-		if e.state[fn] != inProgress && e.summaries != nil {
+		if e.summaries != nil && !e.inProgress(fn) {
 			return e.local(fn)
 		}
 	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:

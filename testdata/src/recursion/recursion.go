@@ -66,3 +66,60 @@ func loop(db *sql.DB, parts []string) {
 
 //agent:operable grant=G
 func Loop(db *sql.DB) { loop(db, nil) } // want `Loop runs SQL`
+
+// ringA, ringB and ringC call one another and only ringA writes. ringA
+// is summarised first, so ringC and ringB read it while it is still in
+// progress: the write reaches them when they are computed again.
+func ringA(db *sql.DB, n int) {
+	db.Exec("DELETE FROM edges WHERE tenant_id = $1 AND id = $2", 1, n)
+	if n > 0 {
+		ringB(db, n-1)
+	}
+}
+
+func ringB(db *sql.DB, n int) {
+	if n > 0 {
+		ringC(db, n-1)
+	}
+}
+
+func ringC(db *sql.DB, n int) {
+	if n > 0 {
+		ringA(db, n-1)
+	}
+}
+
+//agent:operable grant=G
+func RingFromC(db *sql.DB) {
+	ringC(db, 5) // want `RingFromC writes "edges"`
+}
+
+//agent:operable grant=G
+func RingFromB(db *sql.DB) {
+	ringB(db, 5) // want `RingFromB writes "edges"`
+}
+
+// The clean twin: the same ring writes only what the grant allows.
+func ringNodesA(db *sql.DB, n int) {
+	db.Exec("UPDATE nodes SET seen = true WHERE tenant_id = $1 AND id = $2", 1, n)
+	if n > 0 {
+		ringNodesB(db, n-1)
+	}
+}
+
+func ringNodesB(db *sql.DB, n int) {
+	if n > 0 {
+		ringNodesC(db, n-1)
+	}
+}
+
+func ringNodesC(db *sql.DB, n int) {
+	if n > 0 {
+		ringNodesA(db, n-1)
+	}
+}
+
+//agent:operable grant=G
+func RingNodes(db *sql.DB) {
+	ringNodesC(db, 5)
+}
