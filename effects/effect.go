@@ -448,13 +448,17 @@ func (c *collector) sorted() *Summary {
 // maxUnprovable bounds the unprovable sites kept per call: every
 // unprovable site one call reaches makes a single diagnostic at that
 // call (the rest are its related information), so past a few, more
-// sites add bytes and no finding.
+// sites add bytes and no finding. Detached sites are bounded the same
+// way, per reason: no grant allows one, so the first already flags the
+// call, and a dependency's connection handling can start hundreds of
+// goroutines behind one method, each site carried by every caller.
 const maxUnprovable = 3
 
 // capUnprovable keeps, of effects sorted canonically, at most
 // maxUnprovable unprovable sites per group (the position group returns,
-// whether the site counts only locally, and its module). Everything else
-// is kept.
+// whether the site counts only locally, and its module), and at most
+// maxUnprovable detached sites per group and reason. Everything else is
+// kept.
 func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 	type key struct {
 		at     Position
@@ -462,13 +466,19 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 		module string
 		egress bool
 		pkg    string
+		kind   string
+		reason string
 	}
 	n := map[key]int{}
 	out := effs[:0]
 	for i := range effs {
 		e := &effs[i]
-		if e.Kind == Unprovable {
-			k := key{group(e), e.Local, e.Module, e.Egress, e.Pkg}
+		switch e.Kind {
+		case Unprovable, Detached:
+			k := key{group(e), e.Local, e.Module, e.Egress, e.Pkg, e.Kind, ""}
+			if e.Kind == Detached {
+				k.reason = e.Reason
+			}
 			if n[k] >= maxUnprovable {
 				continue
 			}

@@ -133,3 +133,33 @@ func TestSummaryWireTags(t *testing.T) {
 		t.Fatalf("the large sample is %d bytes, under compressAt", len(payload))
 	}
 }
+
+// Detached sites are capped per call and reason, like unprovable ones:
+// ten goroutines and two timers behind one call keep three and two, and
+// every write stays.
+func TestCapDetached(t *testing.T) {
+	c := newCollector()
+	call := Position{"h.go", 5, 1}
+	for i := 1; i <= 10; i++ {
+		c.add(Effect{Kind: Detached, Reason: "starts a detached goroutine", Pos: Position{"a.go", i, 1}, Via: []Position{call}, Module: "m"})
+		c.add(Effect{Kind: Write, Subject: fmt.Sprintf("t%d", i), Pos: Position{"a.go", i, 2}, Via: []Position{call}})
+	}
+	for i := 1; i <= 2; i++ {
+		c.add(Effect{Kind: Detached, Reason: "starts a detached goroutine (time.AfterFunc)", Pos: Position{"b.go", i, 1}, Via: []Position{call}, Module: "m"})
+	}
+	// Another call is another group.
+	c.add(Effect{Kind: Detached, Reason: "starts a detached goroutine", Pos: Position{"a.go", 1, 1}, Via: []Position{{"h.go", 9, 1}}, Module: "m"})
+	n := map[string]int{}
+	for _, e := range c.summary(Position{"h.go", 1, 1}, "m").Effects {
+		n[e.Kind+" "+e.Reason+" "+e.Report().String()]++
+	}
+	want := map[string]int{
+		"detached starts a detached goroutine h.go:5:1":                  maxUnprovable,
+		"detached starts a detached goroutine (time.AfterFunc) h.go:5:1": 2,
+		"detached starts a detached goroutine h.go:9:1":                  1,
+		"write  h.go:5:1": 10,
+	}
+	if !reflect.DeepEqual(n, want) {
+		t.Errorf("kept %v, want %v", n, want)
+	}
+}
