@@ -11,9 +11,10 @@ import (
 // A summary crosses packages as an analysis fact, and under go vet every
 // package re-exports the facts of the methods of every package it
 // imports, directly or not. So a fact is encoded once (compressed when
-// large) by the package that computed it, and read lazily: decoding keeps the
-// bytes, Load decodes them when a call actually needs the summary, and
-// re-exporting an undecoded summary writes the same bytes back.
+// large) by the package that computed it, and read lazily: decoding
+// keeps the bytes, Load decodes them when a call actually needs the
+// summary, and re-exporting an undecoded summary writes the same bytes
+// back.
 
 // A fact's bytes start with a tag: wireRaw, then the payload (codec.go)
 // as is, or wireFlate, then the payload flate-compressed. Most summaries
