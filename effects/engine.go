@@ -100,12 +100,11 @@ type Engine struct {
 	computing []*ssa.Function
 	readers   map[*ssa.Function][]*ssa.Function
 	dirty     map[*ssa.Function]bool
-	// onComputed, while Summaries runs, hears of each summary computed.
-	onComputed func(*ssa.Function)
-	budget     int // work the summary being computed may still do
-	callbacks  int // callbacks being resolved inside one another
-	returns    int // helpers' returns being followed inside one another
-	txFlows    map[*ssa.Function]*txFlow
+	dirtyList []*ssa.Function // the dirty functions, in the order they became so
+	budget    int             // work the summary being computed may still do
+	callbacks int             // callbacks being resolved inside one another
+	returns   int             // helpers' returns being followed inside one another
+	txFlows   map[*ssa.Function]*txFlow
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
@@ -196,9 +195,7 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	e.state = map[*ssa.Function]uint8{}
 	e.readers = map[*ssa.Function][]*ssa.Function{}
 	e.dirty = map[*ssa.Function]bool{}
-	var order []*ssa.Function // every function computed, first computed first
-	e.onComputed = func(fn *ssa.Function) { order = append(order, fn) }
-	defer func() { e.onComputed = nil }()
+	e.dirtyList = nil
 	for _, fn := range fns {
 		e.local(fn)
 	}
@@ -213,11 +210,15 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 			queue = append(queue, fn)
 		}
 	}
-	for _, fn := range order {
-		if e.dirty[fn] {
-			push(fn)
+	// A function first computed while another is recomputed may read
+	// one in progress too: the dirty list is drained at every step.
+	drained := 0
+	drain := func() {
+		for ; drained < len(e.dirtyList); drained++ {
+			push(e.dirtyList[drained])
 		}
 	}
+	drain()
 	rounds := map[*ssa.Function]int{}
 	for len(queue) > 0 {
 		fn := queue[0]
@@ -235,6 +236,7 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 			break
 		}
 		s := e.recomputed(fn)
+		drain()
 		if equalSummaries(s, e.summaries[fn]) {
 			continue
 		}
@@ -260,8 +262,9 @@ func (e *Engine) read(fn *ssa.Function, partial bool) {
 		return
 	}
 	r := e.computing[len(e.computing)-1]
-	if partial {
+	if partial && !e.dirty[r] {
 		e.dirty[r] = true
+		e.dirtyList = append(e.dirtyList, r)
 	}
 	rs := e.readers[fn]
 	if len(rs) == 0 || rs[len(rs)-1] != r {
@@ -312,9 +315,6 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 	e.computing = e.computing[:len(e.computing)-1]
 	e.summaries[fn] = s
 	e.state[fn] = done
-	if e.onComputed != nil {
-		e.onComputed(fn)
-	}
 	return s
 }
 
