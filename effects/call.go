@@ -515,8 +515,12 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 	} else if ok {
 		e.callArg(b, pos, fr, sub, fl)
 	} else {
-		sub.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
-			"call the function directly, or declare the statement with //agent:effect"))
+		u := e.unprovable(pos, "calls a function value the analysis cannot resolve",
+			"call the function directly, or declare the statement with //agent:effect")
+		if b.live() && len(p.Fields) > 0 {
+			u.Slot = slotOf(b.v.Type(), p.Fields)
+		}
+		sub.add(u)
 	}
 	e.mergeResolved(p, sub, pos, out)
 }
@@ -605,7 +609,7 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		}
 		eff := e.unprovable(pos, p.Reason, p.fix())
 		eff.Pos, eff.Via, eff.Module = p.Pos, p.Via, p.Module
-		eff.Egress, eff.Pkg = p.Pkg != "", p.Pkg
+		eff.Egress, eff.Pkg, eff.Slot = p.Pkg != "", p.Pkg, p.Slot
 		sub.add(eff)
 	}
 	sub = relocate(sub, e.pos(pos), p)
@@ -762,7 +766,7 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 					continue
 				}
 				if !p.Discharged && p.Reason != "" {
-					eff := Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module, Egress: p.Pkg != "", Pkg: p.Pkg}
+					eff := Effect{Kind: Unprovable, Reason: p.Reason, Fix: p.fix(), Pos: p.Pos, Via: p.Via, Module: p.Module, Egress: p.Pkg != "", Pkg: p.Pkg, Slot: p.Slot}
 					if m, isReq := p.requestMethod(func(i int) Str { return p.Args[i].Method.subst(unknown) }); isReq {
 						eff.Method = constantMethod(m)
 					}

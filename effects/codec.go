@@ -57,7 +57,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 1
+const codecVersion = 2
 
 // maxNesting bounds the nesting of summaries (Returned, ResultMethods).
 const maxNesting = 16
@@ -65,8 +65,8 @@ const maxNesting = 16
 // The least number of bytes an encoded element of each kind takes.
 const (
 	minSummary       = 8
-	minEffect        = 13
-	minPending       = 21
+	minEffect        = 14
+	minPending       = 22
 	minArg           = 4
 	minPart          = 4
 	minPosition      = 3
@@ -178,7 +178,7 @@ func (e *encoder) summary(s *Summary, depth int) error {
 }
 
 func (e *encoder) effect(x *Effect) {
-	e.flags(x.Local, x.Egress, x.Safe)
+	e.flags(x.Local, x.Egress, x.Safe, x.More)
 	e.str(x.Kind)
 	e.str(x.Subject)
 	e.str(x.Method)
@@ -189,6 +189,7 @@ func (e *encoder) effect(x *Effect) {
 	e.positions(x.Via)
 	e.str(x.Module)
 	e.str(x.Pkg)
+	e.str(x.Slot)
 }
 
 func (e *encoder) pending(p *Pending) {
@@ -217,6 +218,7 @@ func (e *encoder) pending(p *Pending) {
 	e.positions(p.Via)
 	e.str(p.Module)
 	e.str(p.Pkg)
+	e.str(p.Slot)
 }
 
 func (e *encoder) symbolic(s Str) {
@@ -421,7 +423,7 @@ func (d *decoder) summary(s *Summary, depth int) {
 }
 
 func (d *decoder) effect(x *Effect) {
-	d.flags(&x.Local, &x.Egress, &x.Safe)
+	d.flags(&x.Local, &x.Egress, &x.Safe, &x.More)
 	x.Kind = d.str()
 	x.Subject = d.str()
 	x.Method = d.str()
@@ -432,6 +434,7 @@ func (d *decoder) effect(x *Effect) {
 	x.Via = d.positions()
 	x.Module = d.str()
 	x.Pkg = d.str()
+	x.Slot = d.str()
 }
 
 func (d *decoder) pending(p *Pending) {
@@ -463,6 +466,7 @@ func (d *decoder) pending(p *Pending) {
 	p.Via = d.positions()
 	p.Module = d.str()
 	p.Pkg = d.str()
+	p.Slot = d.str()
 }
 
 func (d *decoder) symbolic() Str {

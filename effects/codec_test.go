@@ -57,6 +57,7 @@ func codecSample() *Summary {
 				Kind: Unprovable, Reason: "sends a request whose URL is out of sight", Fix: "configure a client",
 				Method: "DELETE", Provenance: Declared, Pos: pos("/src/api/handler.go", 12, 3),
 				Module: "example.com/app", Egress: true, Pkg: "example.com/app/remote",
+				Slot: "net/http.Client.CheckRedirect", More: true,
 			},
 		},
 		Pending: []Pending{
@@ -72,7 +73,7 @@ func codecSample() *Summary {
 				Fields: []int{0, 4, 1}, Prov: Declared, Dialect: 2,
 				Pos: pos("/src/store/q.go", 40, 12), Via: []Position{pos("/src/api/handler.go", 14, 5)},
 				Module: "example.com/app", Pkg: "example.com/app/store", Safe: true,
-				Discharged: true, Scoped: true,
+				Discharged: true, Scoped: true, Slot: "example.com/app/store.DBTX.ExecContext()",
 			},
 			{Op: OpTxEnqueue, Param: -7, DetachIf: -1, Scoped: true, Pos: pos("/src/store/q.go", 41, 1)},
 		},

@@ -100,6 +100,18 @@ type Effect struct {
 	// Safe (outbound): the call only reads, whatever its method (a
 	// configured sink's safe: true).
 	Safe bool
+	// Slot (unprovable): what the site calls and could not name. A
+	// function-typed struct field, "pkgpath.Type.Field"
+	// (net/http.Client.CheckRedirect), when the value was read from a
+	// struct the analysis could not see built; or a method of a named
+	// interface, "pkgpath.Iface.Method()". The manifest, which links the
+	// whole program, resolves a field through every store into it, and a
+	// method through every type that implements the interface.
+	Slot string
+	// More (unprovable, detached): sites like this one past
+	// maxUnprovable were dropped from the summary; this site stands for
+	// them, so it can never be resolved away (see capUnprovable).
+	More bool
 }
 
 // Report is where a diagnostic about e belongs in the function whose
@@ -114,13 +126,13 @@ func (e *Effect) Report() Position {
 // effectKey identifies an effect in a collector: two effects with the
 // same key are one, whatever their call chains.
 type effectKey struct {
-	kind, subject, method, reason string
-	pos, report                   Position
-	local                         bool
+	kind, subject, method, reason, slot string
+	pos, report                         Position
+	local                               bool
 }
 
 func (e *Effect) key() effectKey {
-	return effectKey{e.Kind, e.Subject, e.Method, e.Reason, e.Pos, e.Report(), e.Local}
+	return effectKey{e.Kind, e.Subject, e.Method, e.Reason, e.Slot, e.Pos, e.Report(), e.Local}
 }
 
 func compareEffects(a, b *Effect) int {
@@ -139,7 +151,10 @@ func compareEffects(a, b *Effect) int {
 	if c := cmp.Compare(a.Method, b.Method); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Reason, b.Reason)
+	if c := cmp.Compare(a.Reason, b.Reason); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Slot, b.Slot)
 }
 
 // Op is the operation of a pending site: one whose subject depends on a
@@ -196,6 +211,9 @@ type Pending struct {
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
 	Scoped     bool // //agent:effect scoped covers it: cross_tenant outcomes are dropped
+	// Slot (OpCallMethod with a Reason): the interface method called,
+	// as Effect.Slot names it, for the unprovable site it may become.
+	Slot string
 }
 
 func (p *Pending) key() string {
@@ -238,6 +256,7 @@ func (p *Pending) key() string {
 	num(p.ShapeArg)
 	num(int(p.Dialect))
 	str(p.Reason)
+	str(p.Slot)
 	for _, a := range p.Args {
 		num(int(a.Handle))
 		str(a.Str.String())
@@ -384,10 +403,14 @@ func (c *collector) add(e Effect) {
 	k := e.key()
 	old, ok := c.effects[k]
 	if ok && len(old.Via) <= len(e.Via) {
+		old.More = old.More || e.More
 		return
 	}
 	if !ok && c.full() {
 		return
+	}
+	if ok {
+		e.More = e.More || old.More
 	}
 	c.effects[k] = &e
 }
@@ -458,7 +481,9 @@ const maxUnprovable = 3
 // maxUnprovable unprovable sites per group (the position group returns,
 // whether the site counts only locally, and its module), and at most
 // maxUnprovable detached sites per group and reason. Everything else is
-// kept.
+// kept. The last site kept of a group that lost some is marked More: the
+// manifest, which resolves sites a whole-program view can prove, must
+// not take the kept ones for all there were.
 func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 	type key struct {
 		at     Position
@@ -470,6 +495,7 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 		reason string
 	}
 	n := map[key]int{}
+	last := map[key]int{} // index in out of the group's last kept site
 	out := effs[:0]
 	for i := range effs {
 		e := &effs[i]
@@ -480,9 +506,11 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 				k.reason = e.Reason
 			}
 			if n[k] >= maxUnprovable {
+				out[last[k]].More = true
 				continue
 			}
 			n[k]++
+			last[k] = len(out)
 		}
 		out = append(out, *e)
 	}

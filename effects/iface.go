@@ -96,7 +96,20 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if e.methodOnParam(recv, m.Name(), reason, args, pos, fr, out) {
 		return
 	}
-	out.add(e.unprovable(pos, reason, dynamicFix))
+	u := e.unprovable(pos, reason, dynamicFix)
+	u.Slot = methodSlot(c.Value.Type(), m.Name())
+	out.add(u)
+}
+
+// methodSlot names method name of the named interface t as Effect.Slot
+// does ("pkgpath.Iface.Method()"), or "" for an unnamed interface.
+func methodSlot(t types.Type, name string) string {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || !types.IsInterface(n) {
+		return ""
+	}
+	n = n.Origin()
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + name + "()"
 }
 
 // methodOnParam leaves a call of method name on recv to the caller when
@@ -113,6 +126,9 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 		return false
 	}
 	p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+	if reason != "" {
+		p.Slot = methodSlot(recv.v.Type(), name)
+	}
 	for _, a := range args {
 		rec := e.recordArg(a)
 		if rec.Param == 0 {

@@ -1190,6 +1190,49 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	return done, up, true
 }
 
+// slotOf names the struct field at the end of path from a value of type
+// t ("net/http.Client.CheckRedirect"), or "" when the path leaves the
+// types (a changed parameter type) or ends in an unnamed struct.
+func slotOf(t types.Type, path []int) string {
+	for i, step := range path {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if step == elemStep {
+			switch u := t.Underlying().(type) {
+			case *types.Slice:
+				t = u.Elem()
+			case *types.Array:
+				t = u.Elem()
+			case *types.Map:
+				t = u.Elem()
+			default:
+				return ""
+			}
+			continue
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || step < 0 || step >= st.NumFields() {
+			return ""
+		}
+		if i == len(path)-1 {
+			n, ok := types.Unalias(t).(*types.Named)
+			if !ok || n.Obj().Pkg() == nil {
+				return ""
+			}
+			return SlotName(n, st.Field(step).Name())
+		}
+		t = st.Field(step).Type()
+	}
+	return ""
+}
+
+// SlotName is the name Effect.Slot gives field of the struct type n.
+func SlotName(n *types.Named, field string) string {
+	n = n.Origin()
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name() + "." + field
+}
+
 // resultField returns the argument of call that field f of the struct
 // its callee returns holds (Summary.ResultFields).
 func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
