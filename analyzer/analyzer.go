@@ -84,10 +84,17 @@ type run struct {
 	contracts []*contract
 	diags     []analysis.Diagnostic
 	result    *Result
+	slots     map[string][]SlotStore // with KeepResults: stores into function fields
 }
 
 func runPass(pass *analysis.Pass) (result any, err error) {
 	res := &Result{}
+	var slots map[string][]SlotStore
+	if KeepResults {
+		var failed bool
+		slots, failed = readSlots(pass)
+		defer func() { keepSlots(slots, failed) }()
+	}
 	if isStandard(pass) {
 		return res, nil
 	}
@@ -112,10 +119,18 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 		exportRetains(pass)
 		exportReqWrites(pass)
 		res.NoSinks = true
+		// Its own functions stored into fields have no effect either.
+		for _, ss := range slots {
+			for i := range ss {
+				if ss[i].own(pass.Pkg) {
+					ss[i].Known = true
+				}
+			}
+		}
 		return res, nil
 	}
 	pass.ExportPackageFact(&analysedFact{})
-	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}, result: res}
+	a := &run{pass: pass, cfg: cfg, grants: map[types.Object]*GrantFact{}, result: res, slots: slots}
 	if pass.Module != nil {
 		a.module = pass.Module.Path
 	}
@@ -269,6 +284,9 @@ func (a *run) analyse() {
 			continue
 		}
 		a.checkHandler(h, eng, eng.HandlerSummary(fn))
+	}
+	if KeepResults {
+		a.slotEffects(eng, prog, fns)
 	}
 	if KeepResults && (KeepModule == "" || a.module == KeepModule) {
 		a.result.effectsOf = func(obj *types.Func) ([]effects.Effect, bool) {

@@ -1,0 +1,439 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/authvet/authvet/effects"
+)
+
+// Vet mode cannot say what a function-typed field holds when the struct
+// was built out of its sight (go-github's WithAuthToken copies the
+// client's CheckRedirect; the client came from NewClient, another
+// package's body). Such a site is unprovable with the field named
+// (effects.Effect.Slot). The manifest links every package of the
+// program, so it can read every store into that field instead: each
+// package's Result lists what the package stores into function-typed
+// fields, read from its syntax (the standard library included).
+
+// SlotStore is one value a package stores into a function-typed field
+// of a named struct.
+type SlotStore struct {
+	Pkg   *types.Package
+	Func  *types.Func // a declared function or method, as a value
+	Lit   token.Pos   // a function literal
+	Inert bool        // Func or Lit calls nothing and writes only its own variables
+	From  string      // a copy of another function field (its effects.SlotName)
+	// Unknown: a value this syntax cannot name (a parameter, a call's
+	// result): whoever reads the field may call anything.
+	Unknown bool
+	// Known: Effects is what Func or Lit does, called with unknown
+	// arguments, finalized by its own package's pass.
+	Known   bool
+	Effects []effects.Effect
+}
+
+// Slots is every store into function-typed fields that the passes of
+// a run with KeepResults read, from every package (a checker shows a
+// driver only its root packages' Results).
+type Slots struct {
+	// Stores: by effects.SlotName, in no particular order.
+	Stores map[string][]SlotStore
+	// Unread: a package's syntax could not be read, so any field may
+	// hold anything.
+	Unread bool
+}
+
+var kept struct {
+	sync.Mutex
+	slots Slots
+}
+
+// readSlots is slotStores, reporting failure instead of crashing.
+func readSlots(pass *analysis.Pass) (m map[string][]SlotStore, failed bool) {
+	defer func() {
+		if recover() != nil {
+			m, failed = nil, true
+		}
+	}()
+	return slotStores(pass), false
+}
+
+// own reports whether the stored function is declared in pkg (a literal
+// always is).
+func (s *SlotStore) own(pkg *types.Package) bool {
+	if s.Unknown || s.From != "" || s.Inert {
+		return false
+	}
+	return s.Lit.IsValid() || (s.Func != nil && s.Func.Pkg() == pkg)
+}
+
+// slotEffects finalizes, while the package's engine is alive, what each
+// of its own functions stored into a field does: a dependency's engine
+// is not kept for the manifest, which would otherwise leave every such
+// field unprovable.
+func (a *run) slotEffects(eng *effects.Engine, prog *ssa.Program, fns []*ssa.Function) {
+	module := KeepModule
+	if module == "" {
+		module = a.module
+	}
+	lits := map[token.Pos]*ssa.Function{}
+	var all func(fs []*ssa.Function)
+	all = func(fs []*ssa.Function) {
+		for _, f := range fs {
+			if f.Parent() != nil {
+				lits[f.Pos()] = f
+			}
+			all(f.AnonFuncs)
+		}
+	}
+	all(fns)
+	if init := prog.Package(a.pass.Pkg); init != nil && init.Func("init") != nil {
+		all(init.Func("init").AnonFuncs)
+	}
+	for _, ss := range a.slots {
+		for i := range ss {
+			s := &ss[i]
+			if !s.own(a.pass.Pkg) {
+				continue
+			}
+			var fn *ssa.Function
+			if s.Lit.IsValid() {
+				fn = lits[s.Lit]
+			} else {
+				fn = prog.FuncValue(s.Func)
+			}
+			if fn == nil {
+				continue
+			}
+			s.Effects, s.Known = eng.Finalize(eng.HandlerSummary(fn), module), true
+		}
+	}
+}
+
+// TakeSlots returns the stores kept since the last call, and forgets them.
+func TakeSlots() Slots {
+	kept.Lock()
+	defer kept.Unlock()
+	s := kept.slots
+	kept.slots = Slots{}
+	return s
+}
+
+// keepSlots adds a package's stores to those TakeSlots returns.
+func keepSlots(m map[string][]SlotStore, failed bool) {
+	kept.Lock()
+	defer kept.Unlock()
+	if kept.slots.Stores == nil {
+		kept.slots.Stores = map[string][]SlotStore{}
+	}
+	kept.slots.Unread = kept.slots.Unread || failed
+	for k, ss := range m {
+		kept.slots.Stores[k] = append(kept.slots.Stores[k], ss...)
+	}
+}
+
+// slotStores reads the stores into function-typed fields of named
+// structs in the package: assignments, and composite literals. A
+// conversion between two named struct types with function fields makes
+// both unknown: a value stored under one name is read under the other.
+func slotStores(pass *analysis.Pass) map[string][]SlotStore {
+	info := pass.TypesInfo
+	out := map[string][]SlotStore{}
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+					decls[obj] = fd
+				}
+			}
+		}
+	}
+	// Local variables' assignments: a field saved to a variable and
+	// restored (save := c.CheckRedirect; ...; c.CheckRedirect = save).
+	// A variable assigned any other way (a, b := f(), &v) is unknown.
+	defs := map[*types.Var][]ast.Expr{}
+	badVar := map[*types.Var]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					id, ok := ast.Unparen(lhs).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					v, ok := info.ObjectOf(id).(*types.Var)
+					if !ok || !isFunc(v.Type()) {
+						continue
+					}
+					if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) {
+						defs[v] = append(defs[v], n.Rhs[i])
+					} else {
+						badVar[v] = true
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if v, ok := info.Defs[id].(*types.Var); ok && isFunc(v.Type()) && len(n.Values) == len(n.Names) {
+						defs[v] = append(defs[v], n.Values[i])
+					}
+				}
+			case *ast.UnaryExpr:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+					if v, ok := info.Uses[id].(*types.Var); ok {
+						badVar[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	var classify func(e ast.Expr, depth int) []SlotStore
+	classify = func(e ast.Expr, depth int) []SlotStore {
+		s := SlotStore{Pkg: pass.Pkg}
+		if depth > 4 {
+			s.Unknown = true
+			return []SlotStore{s}
+		}
+		for {
+			e = ast.Unparen(e)
+			call, ok := e.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 || !info.Types[call.Fun].IsType() {
+				break
+			}
+			e = call.Args[0] // a conversion: http.HandlerFunc(f)
+		}
+		if tv, ok := info.Types[e]; ok && tv.IsNil() {
+			return nil // nothing stored
+		}
+		switch x := e.(type) {
+		case *ast.FuncLit:
+			s.Lit = x.Pos()
+			s.Inert = inertBody(info, x.Body, x.Pos(), x.End())
+			return []SlotStore{s}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && v.Kind() == types.LocalVar && !badVar[v] && len(defs[v]) > 0 {
+				// A local variable: what is assigned to it.
+				var out []SlotStore
+				for _, d := range defs[v] {
+					out = append(out, classify(d, depth+1)...)
+				}
+				return out
+			}
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				s.Func = fn
+				if fd := decls[fn]; fd != nil {
+					s.Inert = inertBody(info, fd.Body, fd.Pos(), fd.End())
+				}
+				return []SlotStore{s}
+			}
+		case *ast.SelectorExpr:
+			if sel := info.Selections[x]; sel != nil {
+				switch sel.Kind() {
+				case types.FieldVal:
+					if k := selSlot(sel); k != "" {
+						s.From = k
+						return []SlotStore{s}
+					}
+				case types.MethodVal, types.MethodExpr:
+					s.Func = sel.Obj().(*types.Func)
+					return []SlotStore{s}
+				}
+			} else if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				s.Func = fn // pkg.Func
+				return []SlotStore{s}
+			}
+		}
+		s.Unknown = true
+		return []SlotStore{s}
+	}
+	add := func(k string, e ast.Expr) {
+		out[k] = append(out[k], classify(e, 0)...)
+	}
+	unknown := func(k string) {
+		out[k] = append(out[k], SlotStore{Pkg: pass.Pkg, Unknown: true})
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					se, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+					if !ok {
+						continue
+					}
+					sel := info.Selections[se]
+					if sel == nil || sel.Kind() != types.FieldVal {
+						continue
+					}
+					k := selSlot(sel)
+					if k == "" {
+						continue
+					}
+					if len(n.Lhs) == len(n.Rhs) {
+						add(k, n.Rhs[i])
+					} else {
+						unknown(k) // a, b = f()
+					}
+				}
+			case *ast.CompositeLit:
+				n2 := namedStruct(info.TypeOf(n))
+				if n2 == nil {
+					return true
+				}
+				st := n2.Underlying().(*types.Struct)
+				for i, el := range n.Elts {
+					field, val := -1, el
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							for j := range st.NumFields() {
+								if st.Field(j).Name() == id.Name {
+									field = j
+								}
+							}
+						}
+						val = kv.Value
+					} else {
+						field = i
+					}
+					if field < 0 || field >= st.NumFields() || !isFunc(st.Field(field).Type()) {
+						continue
+					}
+					add(effects.SlotName(n2, st.Field(field).Name()), val)
+				}
+			case *ast.CallExpr:
+				if len(n.Args) == 1 && info.Types[n.Fun].IsType() {
+					a, b := namedStruct(info.TypeOf(n.Args[0])), namedStruct(info.TypeOf(n.Fun))
+					if a != nil && b != nil && a.Origin() != b.Origin() {
+						for _, t := range []*types.Named{a, b} {
+							st := t.Underlying().(*types.Struct)
+							for j := range st.NumFields() {
+								if isFunc(st.Field(j).Type()) {
+									unknown(effects.SlotName(t, st.Field(j).Name()))
+								}
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// selSlot names the function-typed field a selection reads, on the named
+// struct that declares it (through embedded fields).
+func selSlot(sel *types.Selection) string {
+	if !isFunc(sel.Type()) {
+		return ""
+	}
+	t := sel.Recv()
+	idx := sel.Index()
+	for i, fi := range idx {
+		n := namedStruct(t)
+		var st *types.Struct
+		if n != nil {
+			st = n.Underlying().(*types.Struct)
+		} else if p, ok := t.Underlying().(*types.Pointer); ok {
+			st, _ = p.Elem().Underlying().(*types.Struct)
+		} else {
+			st, _ = t.Underlying().(*types.Struct)
+		}
+		if st == nil || fi >= st.NumFields() {
+			return ""
+		}
+		if i == len(idx)-1 {
+			if n == nil {
+				return ""
+			}
+			return effects.SlotName(n, st.Field(fi).Name())
+		}
+		t = st.Field(fi).Type()
+	}
+	return ""
+}
+
+// namedStruct is t (or what t points to) when it is a named struct.
+func namedStruct(t types.Type) *types.Named {
+	if t == nil {
+		return nil
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return n
+}
+
+// pureBuiltins write no memory the function did not allocate.
+var pureBuiltins = map[string]bool{"len": true, "cap": true, "append": true, "make": true, "new": true,
+	"min": true, "max": true, "complex": true, "real": true, "imag": true, "panic": true}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
+// inertBody reports whether a function body can have no effect: it
+// calls nothing but builtins and conversions, starts nothing, sends
+// nothing, and assigns only variables declared in [from, to). A
+// redirect policy returning http.ErrUseLastResponse is inert.
+func inertBody(info *types.Info, body *ast.BlockStmt, from, to token.Pos) bool {
+	inert := true
+	local := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if id.Name == "_" {
+			return true
+		}
+		obj := info.ObjectOf(id)
+		return obj != nil && obj.Pos() >= from && obj.Pos() < to
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !inert {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if info.Types[n.Fun].IsType() {
+				return true
+			}
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				if _, builtin := info.Uses[id].(*types.Builtin); builtin && pureBuiltins[id.Name] {
+					return true
+				}
+			}
+			inert = false
+		case *ast.GoStmt, *ast.DeferStmt, *ast.SendStmt, *ast.FuncLit:
+			inert = false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if !local(l) {
+					inert = false
+				}
+			}
+		case *ast.IncDecStmt:
+			if !local(n.X) {
+				inert = false
+			}
+		}
+		return true
+	})
+	return inert
+}
