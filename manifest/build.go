@@ -71,7 +71,9 @@ func Build(opts Options) (*Manifest, error) {
 	prevKeep, prevModule := analyzer.KeepResults, analyzer.KeepModule
 	analyzer.KeepResults, analyzer.KeepModule = true, module
 	defer func() { analyzer.KeepResults, analyzer.KeepModule = prevKeep, prevModule }()
+	analyzer.TakeSlots() // none of an earlier run's
 	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
+	slots := analyzer.TakeSlots()
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func Build(opts Options) (*Manifest, error) {
 		slices.Sort(errs)
 		return nil, &LoadError{Msgs: errs}
 	}
-	b := &builder{root: root, module: module, results: results, acts: acts, fset: pkgs[0].Fset}
+	b := &builder{root: root, module: module, results: results, acts: acts, fset: pkgs[0].Fset, slots: slots}
 	cfgPath := analyzer.Analyzer.Flags.Lookup("config").Value.String()
 	if cfgPath == "" {
 		cfgPath = config.Find(root)
@@ -115,6 +117,7 @@ type builder struct {
 	modulePkgs   map[*types.Package]bool
 	results      map[*types.Package]*analyzer.Result
 	fset         *token.FileSet
+	slots        analyzer.Slots // every store into function fields in the program
 }
 
 func (b *builder) build(pkgs []*packages.Package) *Manifest {

@@ -131,8 +131,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool.
-	if len(m.UngovernedTools) != 7 {
+	// AddTool is not an unresolved tool. (Six more are TestSlots'.)
+	if len(m.UngovernedTools) != 13 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -140,7 +140,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[6]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[12]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -153,7 +153,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[4], m.UngovernedTools[5]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[9], m.UngovernedTools[10]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -185,12 +185,13 @@ func TestMCPModule(t *testing.T) {
 	// deletes; delete_user sends
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
-	if len(m.AnnotationConflicts) != 5 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// (hub_custom, hub_loud, hub_me and save, at 4-6 and 8, are TestSlots'.)
+	if len(m.AnnotationConflicts) != 9 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
 		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[4].Tool != "page_oncall" || m.AnnotationConflicts[4].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[7].Tool != "page_oncall" || m.AnnotationConflicts[7].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
@@ -336,5 +337,57 @@ func TestLastNoun(t *testing.T) {
 		if got != want {
 			t.Errorf("classOf(%q) = %q, want %q (words %q)", name, got, want, splitWords(name))
 		}
+	}
+}
+
+// TestSlots: function fields read from structs another module built
+// (vet mode: unprovable, the field named) and interface method values
+// handed to helpers are resolved through every store into the field,
+// and every implementation of the method, in the linked program.
+func TestSlots(t *testing.T) {
+	m := buildOrSkip(t, "testdata/mcpmod")
+	tool := func(name string) Ungoverned {
+		for _, u := range m.UngovernedTools {
+			if u.Tool == name {
+				return u
+			}
+		}
+		t.Fatalf("no ungoverned tool %s", name)
+		return Ungoverned{}
+	}
+	has := func(u Ungoverned, kind, subject, loc string) bool {
+		for _, e := range u.Effects {
+			if e.Kind == kind && e.Subject == subject && strings.HasPrefix(e.Location, loc) {
+				return true
+			}
+		}
+		return false
+	}
+	// Clean twins: the field only ever holds a literal that calls
+	// nothing; the interface's only implementation reads.
+	for _, name := range []string{"hub_quiet", "fetch"} {
+		if u := tool(name); u.Mutating || len(u.Effects) != 0 {
+			t.Errorf("%s: mutating %v, effects %+v", name, u.Mutating, u.Effects)
+		}
+	}
+	// The literal stored into Loud.Notify writes audit.
+	if u := tool("hub_loud"); !u.Mutating || !has(u, "write", "audit", "tools/slots.go:22") {
+		t.Errorf("hub_loud: %+v", u.Effects)
+	}
+	// Custom.Notify holds whatever NewCustom is handed: unprovable.
+	if u := tool("hub_custom"); !u.Mutating || !has(u, "unprovable", "", "tools/slots.go:51") {
+		t.Errorf("hub_custom: %+v", u.Effects)
+	}
+	// The implementation of Saver writes drafts.
+	if u := tool("save"); !u.Mutating || !has(u, "unbounded_write", "drafts", "tools/slots.go:76") {
+		t.Errorf("save: %+v", u.Effects)
+	}
+	// CheckRedirect, copied by WithToken, is resolved through every
+	// store in the program: the SDK's own discovery policy (a DNS
+	// lookup) is among them, so the site becomes what that does, not
+	// the unresolved call.
+	u := tool("hub_me")
+	if has(u, "unprovable", "", "tools/slots.go:30") || !has(u, "unprovable", "", "github.com/modelcontextprotocol/go-sdk@v1.8.0/oauthex/") {
+		t.Errorf("hub_me: %+v", u.Effects)
 	}
 }

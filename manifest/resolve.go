@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/callgraph"
@@ -32,6 +33,8 @@ type resolver struct {
 	cha   *callgraph.Graph
 	sites map[token.Position]ssa.CallInstruction // dynamic calls of the module, by position
 	memo  map[*ssa.Function][]effects.Effect
+	slots *slotIndex
+	impls map[string][]*types.Func // interface method → its implementations (nil: not all known)
 }
 
 func newResolver(b *builder, prog *ssa.Program, fns []*ssa.Function) *resolver {
@@ -40,7 +43,8 @@ func newResolver(b *builder, prog *ssa.Program, fns []*ssa.Function) *resolver {
 		set[fn] = true
 	}
 	initial := cha.CallGraph(prog)
-	r := &resolver{b: b, cg: vta.CallGraph(set, initial), cha: initial, sites: map[token.Position]ssa.CallInstruction{}, memo: map[*ssa.Function][]effects.Effect{}}
+	r := &resolver{b: b, cg: vta.CallGraph(set, initial), cha: initial, sites: map[token.Position]ssa.CallInstruction{}, memo: map[*ssa.Function][]effects.Effect{},
+		slots: newSlotIndex(b.slots), impls: map[string][]*types.Func{}}
 	for _, fn := range fns {
 		for _, bl := range fn.Blocks {
 			for _, instr := range bl.Instrs {
@@ -65,11 +69,19 @@ func newResolver(b *builder, prog *ssa.Program, fns []*ssa.Function) *resolver {
 func (r *resolver) resolve(effs []effects.Effect, depth int) []effects.Effect {
 	var out []effects.Effect
 	for _, e := range effs {
-		if e.Kind != effects.Unprovable || depth >= maxResolveDepth {
+		if e.Kind != effects.Unprovable || e.More || depth >= maxResolveDepth {
+			// (A site marked More stands for others the summary
+			// dropped: resolving it would drop them too.)
 			out = append(out, e)
 			continue
 		}
-		more, ok := r.at(e, depth)
+		var more []effects.Effect
+		var ok bool
+		if e.Slot != "" {
+			more, ok = r.slot(e, depth)
+		} else {
+			more, ok = r.at(e, depth)
+		}
 		if !ok {
 			out = append(out, e)
 			continue

@@ -1,0 +1,92 @@
+// Package hub is another module's API client in go-github's shape: the
+// constructor copies the http.Client it is handed, WithToken copies the
+// client's CheckRedirect into a new one, and the notifiers call function
+// fields of structs their constructors built. Vet mode cannot see those
+// fields' values from the caller; the manifest reads every store into
+// them.
+package hub
+
+import (
+	"context"
+	"net/http"
+)
+
+type Client struct {
+	hc     *http.Client
+	quiet  *Quiet
+	loud   *Loud
+	custom *Custom
+}
+
+// New copies hc, as go-github's NewClient does.
+func New(hc *http.Client) *Client {
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	hc2 := *hc
+	c := &Client{hc: &hc2}
+	c.init()
+	return c
+}
+
+func (c *Client) init() {
+	if c.hc == nil {
+		c.hc = &http.Client{}
+	}
+	c.quiet = &Quiet{Notify: func(string) {}}
+	// A redirect policy that calls nothing.
+	ignore := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	_ = ignore
+}
+
+// WithToken returns a copy, CheckRedirect included.
+func (c *Client) WithToken(tok string) *Client {
+	c2 := &Client{hc: &http.Client{}}
+	c2.hc.CheckRedirect = c.hc.CheckRedirect
+	c2.init()
+	return c2
+}
+
+// Me sends a GET.
+func (c *Client) Me(ctx context.Context) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.hub.example/user", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// Quiet's Notify only ever holds a literal that calls nothing.
+type Quiet struct{ Notify func(string) }
+
+// Loud's Notify holds what the importing program stores there.
+type Loud struct{ Notify func(string) }
+
+// Custom's Notify holds what its constructor is handed.
+type Custom struct{ Notify func(string) }
+
+func NewCustom(f func(string)) *Custom { return &Custom{Notify: f} }
+
+func (c *Client) SetLoud(l *Loud)     { c.loud = l }
+func (c *Client) SetCustom(x *Custom) { c.custom = x }
+
+func (c *Client) PingQuiet(msg string) {
+	c.quiet.Notify(msg)
+}
+
+func (c *Client) PingLoud(msg string) {
+	if c.loud != nil {
+		c.loud.Notify(msg)
+	}
+}
+
+func (c *Client) PingCustom(msg string) {
+	if c.custom != nil {
+		c.custom.Notify(msg)
+	}
+}
