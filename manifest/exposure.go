@@ -136,6 +136,7 @@ func args(c *ssa.CallCommon) []ssa.Value {
 // scan finds every registration in fns.
 func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*types.Package]bool) []registration {
 	var regs []registration
+	px := &prefixer{fns: fns}
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -193,7 +194,7 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 							if els := sliceElems(sl); len(els) > 0 {
 								r := registration{pos: call.Pos(), handlers: handlerFuncs(els[len(els)-1], isHandler, 0)}
 								r.route = route(as[p], rr.method)
-								r.route.Path = joinPath(prefixOf(as[0], 0), r.route.Path)
+								r.route.Path = joinPath(px.prefixOf(as[0], 0), r.route.Path)
 								regs = append(regs, r)
 							}
 							continue
@@ -204,7 +205,7 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 					}
 					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[h], isHandler, 0), route: route(as[p], rr.method)}
 					if p > 0 { // a router's method: its groups' prefixes
-						r.route.Path = joinPath(prefixOf(as[0], 0), r.route.Path)
+						r.route.Path = joinPath(px.prefixOf(as[0], 0), r.route.Path)
 					}
 					regs = append(regs, r)
 				}

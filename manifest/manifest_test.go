@@ -123,6 +123,9 @@ func TestMCPModule(t *testing.T) {
 		"example.com/mcpmod/web.Health":  {"GET", "/api/v1/health"},
 		"example.com/mcpmod/web.Ping":    {"GET", "/api/ping"},
 		"example.com/mcpmod/web.Version": {"GET", "/admin/meta/version"},
+		"example.com/mcpmod/web.Notes":   {"GET", "/admin/notes"},
+		"example.com/mcpmod/web.Status":  {"GET", "/internal/status"},
+		"example.com/mcpmod/web.Stray":   {"GET", "/stray"},
 	} {
 		if a := action(t, m, fn); a.Exposure != "http-route" || len(a.Routes) != 1 || a.Routes[0] != want {
 			t.Errorf("%s: %q %+v, want %+v", fn, a.Exposure, a.Routes, want)

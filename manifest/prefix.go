@@ -10,8 +10,10 @@ import (
 // echo's Group("/api"), chi's Route("/api", func(r chi.Router) {...})
 // and With(...). prefixOf follows the router a route is registered on
 // back to where it was made; an unknown router adds nothing (the path is
-// the registered one; chi's Mount and net/http's StripPrefix are not
-// followed).
+// the registered one). A router made in one place and mounted in one
+// place, with chi's Mount or under net/http's StripPrefix, carries the
+// mount's prefix; mounted in several places, it carries none (its routes
+// are listed at their own paths).
 
 // groupCalls: the router methods that return a router under a prefix
 // (the argument index, receiver first; 0: the same prefix).
@@ -36,13 +38,16 @@ var chiScoped = map[string]int{
 	chiPkg + ".Mux.Group":    0,
 }
 
-func prefixOf(v ssa.Value, depth int) string {
+func (px *prefixer) prefixOf(v ssa.Value, depth int) string {
 	if depth > 8 {
 		return ""
 	}
 	switch v := v.(type) {
 	case *ssa.Call:
 		key := calleeKey(&v.Call)
+		if routerMakers[key] {
+			return px.mounted(v, depth+1)
+		}
 		i, ok := groupCalls[key]
 		if !ok {
 			return ""
@@ -51,7 +56,7 @@ func prefixOf(v ssa.Value, depth int) string {
 		if len(as) == 0 {
 			return ""
 		}
-		prefix := prefixOf(as[0], depth+1)
+		prefix := px.prefixOf(as[0], depth+1)
 		if i > 0 && i < len(as) {
 			if s, ok := constString(as[i]); ok {
 				prefix = joinPath(prefix, s)
@@ -59,9 +64,9 @@ func prefixOf(v ssa.Value, depth int) string {
 		}
 		return prefix
 	case *ssa.ChangeType:
-		return prefixOf(v.X, depth+1)
+		return px.prefixOf(v.X, depth+1)
 	case *ssa.MakeInterface:
-		return prefixOf(v.X, depth+1)
+		return px.prefixOf(v.X, depth+1)
 	case *ssa.Parameter:
 		// The sub-router chi hands to the function given to Route.
 		fn := v.Parent()
@@ -82,7 +87,7 @@ func prefixOf(v ssa.Value, depth int) string {
 				as := args(c)
 				for _, a := range as {
 					if a == ssa.Value(fn) || isClosureOf(a, fn) {
-						prefix := prefixOf(as[0], depth+1)
+						prefix := px.prefixOf(as[0], depth+1)
 						if i > 0 && i < len(as) {
 							if s, ok := constString(as[i]); ok {
 								prefix = joinPath(prefix, s)
@@ -111,4 +116,125 @@ func joinPath(prefix, path string) string {
 		return prefix
 	}
 	return strings.TrimSuffix(prefix, "/") + "/" + strings.TrimPrefix(path, "/")
+}
+
+// routerMakers make a router that may be mounted under a prefix.
+var routerMakers = map[string]bool{chiPkg + ".NewRouter": true, chiPkg + ".NewMux": true, "net/http.NewServeMux": true}
+
+// prefixer reads route prefixes; callers indexes the module's static
+// calls by callee, for routers a function makes and returns.
+type prefixer struct {
+	fns     []*ssa.Function
+	callers map[*ssa.Function][]*ssa.Call
+}
+
+// mounted returns the prefix router v is mounted under: the one place v
+// reaches chi's Mount (its pattern, under the mounting router's own
+// prefix) or net/http's StripPrefix (its prefix, under the prefix of
+// the router the stripped handler is registered on), following v out
+// of the functions that return it. Nowhere, or several places, is "".
+func (px *prefixer) mounted(v ssa.Value, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	var found []string
+	var visit func(v ssa.Value, d int)
+	visit = func(v ssa.Value, d int) {
+		if d > 4 || v.Referrers() == nil {
+			found = append(found, "")
+			return
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.MakeInterface:
+				visit(r, d+1)
+			case *ssa.ChangeType:
+				visit(r, d+1)
+			case *ssa.Return:
+				for _, call := range px.callersOf(r.Parent()) {
+					visit(call, d+1)
+				}
+			case ssa.CallInstruction:
+				c := r.Common()
+				key := calleeKey(c)
+				as := args(c)
+				switch {
+				case (key == chiPkg+".Router.Mount" || key == chiPkg+".Mux.Mount") && len(as) == 3 && as[2] == v:
+					if s, ok := constString(as[1]); ok {
+						found = append(found, joinPath(px.prefixOf(as[0], depth+1), s))
+					} else {
+						found = append(found, "")
+					}
+				case key == "net/http.StripPrefix" && len(as) == 2 && as[1] == v:
+					s, ok := constString(as[0])
+					call, isCall := r.(*ssa.Call)
+					if !ok || !isCall {
+						found = append(found, "")
+						continue
+					}
+					found = append(found, joinPath(px.registeredOn(call, depth+1), s))
+				}
+			}
+		}
+	}
+	visit(v, 0)
+	if len(found) != 1 {
+		return ""
+	}
+	return found[0]
+}
+
+// registeredOn returns the prefix of the router handler h is registered
+// on (a stripped handler handed to Handle), or "".
+func (px *prefixer) registeredOn(h ssa.Value, depth int) string {
+	var out []string
+	var visit func(v ssa.Value, d int)
+	visit = func(v ssa.Value, d int) {
+		if d > 4 || v.Referrers() == nil {
+			return
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.MakeInterface:
+				visit(r, d+1)
+			case *ssa.ChangeType:
+				visit(r, d+1)
+			case ssa.CallInstruction:
+				c := r.Common()
+				rr, ok := routeRegs[calleeKey(c)]
+				as := args(c)
+				if !ok || rr.handler < 0 || rr.handler >= len(as) || as[rr.handler] != v {
+					continue
+				}
+				if rr.pattern > 0 {
+					out = append(out, px.prefixOf(as[0], depth+1))
+				} else {
+					out = append(out, "") // net/http.Handle: the default mux
+				}
+			}
+		}
+	}
+	visit(h, 0)
+	if len(out) != 1 {
+		return ""
+	}
+	return out[0]
+}
+
+func (px *prefixer) callersOf(fn *ssa.Function) []*ssa.Call {
+	if px.callers == nil {
+		px.callers = map[*ssa.Function][]*ssa.Call{}
+		for _, f := range px.fns {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if call, ok := instr.(*ssa.Call); ok {
+						if callee := call.Call.StaticCallee(); callee != nil {
+							px.callers[callee] = append(px.callers[callee], call)
+						}
+					}
+				}
+			}
+		}
+	}
+	return px.callers[fn]
 }

@@ -47,3 +47,44 @@ func Routes() {
 	meta := admin.Group("/meta")
 	meta.GET("/version", Version)
 }
+
+// Notes is served by chi under /admin/notes: a sub-router another
+// function makes, mounted with Mount.
+//
+//agent:operable grant=Viewer
+func Notes(w http.ResponseWriter, r *http.Request) { w.Write([]byte("[]")) }
+
+// Status is served by net/http under /internal/status: a mux handed
+// to StripPrefix and registered under the prefix.
+//
+//agent:operable grant=Viewer
+func Status(w http.ResponseWriter, r *http.Request) { w.Write([]byte("up")) }
+
+// Stray is served by a sub-router mounted twice: listed at its own path.
+//
+//agent:operable grant=Viewer
+func Stray(w http.ResponseWriter, r *http.Request) { w.Write([]byte("?")) }
+
+func notesRouter() http.Handler {
+	r := chi.NewRouter()
+	r.Get("/notes", Notes)
+	return r
+}
+
+// Mounted registers sub-routers under prefixes.
+func Mounted() {
+	root := chi.NewRouter()
+	root.Route("/admin", func(r chi.Router) {
+		r.Mount("/", notesRouter())
+	})
+
+	inner := http.NewServeMux()
+	inner.HandleFunc("GET /status", Status)
+	outer := http.NewServeMux()
+	outer.Handle("/internal/", http.StripPrefix("/internal", inner))
+
+	twice := chi.NewRouter()
+	twice.Get("/stray", Stray)
+	root.Mount("/a", twice)
+	root.Mount("/b", twice)
+}
