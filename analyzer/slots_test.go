@@ -1,0 +1,114 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// TestSlotStores checks what slotStores reads from each shape of store
+// into a function field, and that every shape it cannot name is unknown
+// (the manifest then keeps the site unprovable).
+func TestSlotStores(t *testing.T) {
+	const src = `package p
+
+import "net/http"
+
+type Hooks struct {
+	Before func(string)
+	After  func(string)
+	n      int
+}
+
+type Outer struct {
+	Hooks // Before and After promoted
+}
+
+type Twin struct {
+	Before func(string)
+	After  func(string)
+	n      int
+}
+
+func quiet(string) {}
+
+func loud(s string) { println(s) }
+
+type T struct{}
+
+func (T) M(string) {}
+
+func stores(h *Hooks, o *Outer, param func(string), c *http.Client) {
+	h.Before = func(string) {}            // inert literal
+	h.Before = func(s string) { loud(s) } // literal that calls
+	h.Before = quiet                      // declared, inert
+	h.After = T{}.M                       // method value
+	h.After = h.Before                    // a copy of another field
+	h.After = param                       // a parameter: unknown
+	h.After = nil                         // nothing
+	o.Before = quiet                      // promoted: Hooks.Before
+	saved := c.CheckRedirect
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.CheckRedirect = saved // restored: a copy of the field
+	var f func(string)
+	g := &f
+	_ = g
+	h.Before = f // a variable whose address is taken: unknown
+	x, y := pair()
+	h.After = x
+	_ = y
+	_ = Hooks{Before: quiet, After: loud}
+	_ = Hooks{quiet, nil, 0}
+	_ = Twin(*h) // converted: both types' function fields unknown
+}
+
+func pair() (func(string), int) { return nil, 0 }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slotStores(&analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: pkg, TypesInfo: info})
+	describe := func(k string) string {
+		var out []string
+		for _, s := range got[k] {
+			switch {
+			case s.Unknown:
+				out = append(out, "unknown")
+			case s.From != "":
+				out = append(out, "from "+s.From)
+			case s.Func != nil:
+				out = append(out, "func "+s.Func.Name()+map[bool]string{true: " inert"}[s.Inert])
+			case s.Lit.IsValid():
+				out = append(out, "lit"+map[bool]string{true: " inert"}[s.Inert])
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, ", ")
+	}
+	for k, want := range map[string]string{
+		"p.Hooks.Before":                "func quiet inert, func quiet inert, func quiet inert, func quiet inert, lit, lit inert, unknown, unknown",
+		"p.Hooks.After":                 "from p.Hooks.Before, func M, func loud, unknown, unknown, unknown",
+		"p.Twin.Before":                 "unknown",
+		"p.Twin.After":                  "unknown",
+		"net/http.Client.CheckRedirect": "from net/http.Client.CheckRedirect, lit inert",
+	} {
+		if d := describe(k); d != want {
+			t.Errorf("%s:\n got %s\nwant %s", k, d, want)
+		}
+	}
+}
