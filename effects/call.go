@@ -29,7 +29,21 @@ func (e *Engine) call(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collecto
 
 // callValue handles a call of a function value with args.
 func (e *Engine) callValue(v ssa.Value, args []binding, pos token.Pos, fr *frame, out *collector) {
-	e.callFuncs(e.funcsOf(v, fr), args, pos, fr, out, callFlags{})
+	e.callFuncs(e.funcsOf(v, fr), args, pos, fr, out, callFlags{slot: valueSlot(v)})
+}
+
+// valueSlot names the function field of a named struct that v was read
+// from (s.onSave, (*s).hook), or "".
+func valueSlot(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return slotOf(fa.X.Type(), []int{fa.Field})
+		}
+	case *ssa.Field:
+		return slotOf(x.X.Type(), []int{x.Field})
+	}
+	return ""
 }
 
 // callFlags qualify a call of a function value: it may run after the
@@ -41,6 +55,9 @@ type callFlags struct {
 	// protocol: the methods the callee calls on a value it is handed as
 	// any (nil: every one authvet knows of; see Library.Protocols).
 	protocol []string
+	// slot: the function field the value was read from (Effect.Slot),
+	// for the unprovable site an unresolved value makes.
+	slot string
 }
 
 // callFuncs calls every function a function value may be, with args
@@ -60,7 +77,7 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
 	for _, pf := range fs.fieldParams {
-		target.addPending(Pending{Op: OpCallParam, Param: pf.param, Fields: pf.path, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
+		target.addPending(Pending{Op: OpCallParam, Param: pf.param, Fields: pf.path, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Slot: fl.slot})
 	}
 	for _, i := range fs.elemParams {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Elem: true, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
@@ -72,8 +89,10 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		e.callArg(w, pos, fr, target, fl)
 	}
 	if fs.unresolved {
-		target.add(e.unprovable(pos, "calls a function value the analysis cannot resolve",
-			"call the function directly, or declare the statement with //agent:effect"))
+		u := e.unprovable(pos, "calls a function value the analysis cannot resolve",
+			"call the function directly, or declare the statement with //agent:effect")
+		u.Slot = fl.slot
+		target.add(u)
 	}
 	switch {
 	case fl.detach:
@@ -783,7 +802,7 @@ func (e *Engine) Finalize(s *Summary, module string) []Effect {
 						// A function kept in a field of what the handler
 						// was handed (its receiver's hook).
 						out.add(Effect{Kind: Unprovable, Reason: "calls a function value the analysis cannot resolve",
-							Fix: "call the function directly, or declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
+							Fix: "call the function directly, or declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module, Slot: p.Slot})
 						continue
 					}
 					out.add(Effect{Kind: Unprovable, Reason: "calls a function-valued parameter, whose callee the analysis cannot see",

@@ -211,8 +211,10 @@ type Pending struct {
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
 	Scoped     bool // //agent:effect scoped covers it: cross_tenant outcomes are dropped
-	// Slot (OpCallMethod with a Reason): the interface method called,
-	// as Effect.Slot names it, for the unprovable site it may become.
+	// Slot, as Effect.Slot names it, for the unprovable site the
+	// pending site may become: the interface method called (OpCallMethod
+	// with a Reason), or the function field read (OpCallParam with
+	// Fields).
 	Slot string
 }
 

@@ -134,8 +134,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Six more are TestSlots'.)
-	if len(m.UngovernedTools) != 13 {
+	// AddTool is not an unresolved tool. (Eight more are TestSlots'.)
+	if len(m.UngovernedTools) != 15 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -143,7 +143,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[12]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[14]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -156,7 +156,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[9], m.UngovernedTools[10]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[11], m.UngovernedTools[12]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -188,13 +188,14 @@ func TestMCPModule(t *testing.T) {
 	// deletes; delete_user sends
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
-	// (hub_custom, hub_loud, hub_me and save, at 4-6 and 8, are TestSlots'.)
-	if len(m.AnnotationConflicts) != 9 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// (hook_save, hub_custom, hub_loud, hub_me and save, at 4-7 and 9,
+	// are TestSlots'.)
+	if len(m.AnnotationConflicts) != 10 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
 		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[7].Tool != "page_oncall" || m.AnnotationConflicts[7].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[8].Tool != "page_oncall" || m.AnnotationConflicts[8].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
@@ -384,6 +385,14 @@ func TestSlots(t *testing.T) {
 	// The implementation of Saver writes drafts.
 	if u := tool("save"); !u.Mutating || !has(u, "unbounded_write", "drafts", "tools/slots.go:76") {
 		t.Errorf("save: %+v", u.Effects)
+	}
+	// A handler calling its receiver's exported field: the one literal
+	// stored there writes; the other field's only literal does nothing.
+	if u := tool("hook_save"); !u.Mutating || !has(u, "write", "drafts", "tools/slots.go:125") {
+		t.Errorf("hook_save: %+v", u.Effects)
+	}
+	if u := tool("hook_read"); u.Mutating || len(u.Effects) != 0 {
+		t.Errorf("hook_read: %+v", u.Effects)
 	}
 	// CheckRedirect, copied by WithToken, is resolved through every
 	// store in the program: the SDK's own discovery policy (a DNS

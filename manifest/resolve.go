@@ -75,12 +75,11 @@ func (r *resolver) resolve(effs []effects.Effect, depth int) []effects.Effect {
 			out = append(out, e)
 			continue
 		}
-		var more []effects.Effect
-		var ok bool
-		if e.Slot != "" {
+		// The call graph at the site first; the field or method the
+		// site names, through the whole program, where it has none.
+		more, ok := r.at(e, depth)
+		if !ok && e.Slot != "" {
 			more, ok = r.slot(e, depth)
-		} else {
-			more, ok = r.at(e, depth)
 		}
 		if !ok {
 			out = append(out, e)

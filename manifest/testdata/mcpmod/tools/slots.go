@@ -109,3 +109,36 @@ func RegisterSlots(srv *mcp.Server, d *SlotDeps) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "fetch", Annotations: ro}, d.FetchTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "save", Annotations: ro}, d.SaveTool)
 }
+
+// Hooked keeps its callbacks in exported fields (any package may set
+// them; here only Wire does): a handler
+// calling its receiver's field is unprovable under vet, and resolved by
+// the manifest through the stores into the field.
+type Hooked struct {
+	OnSave func(ctx context.Context) error
+	OnRead func(ctx context.Context) error
+}
+
+func Wire(db *sql.DB) *Hooked {
+	return &Hooked{
+		OnSave: func(ctx context.Context) error {
+			_, err := db.ExecContext(ctx, "UPDATE drafts SET done = true WHERE tenant_id = $1", 1)
+			return err
+		},
+		OnRead: func(ctx context.Context) error { return nil },
+	}
+}
+
+func (h *Hooked) SaveHook(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, nil, h.OnSave(ctx)
+}
+
+func (h *Hooked) ReadHook(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, nil, h.OnRead(ctx)
+}
+
+func RegisterHooks(srv *mcp.Server, h *Hooked) {
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(srv, &mcp.Tool{Name: "hook_save", Annotations: ro}, h.SaveHook)
+	mcp.AddTool(srv, &mcp.Tool{Name: "hook_read", Annotations: ro}, h.ReadHook)
+}
