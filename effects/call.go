@@ -212,7 +212,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		return
 	}
 	defer e.shallower()
-	key := FuncKey(obj)
+	key := e.funcKey(obj)
 	c := &callSite{e: e, fn: obj, args: args, pos: pos, fr: fr, out: out}
 	if s, ok := e.Opts.Sinks[key]; ok {
 		// The user's configuration wins over authvet's own model.
@@ -334,11 +334,10 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 			out.add(*eff)
 			continue
 		}
-		eff.Via = append([]Position{at}, eff.Via...)
-		out.add(*eff)
+		out.addLifted(*eff, at)
 	}
 	for _, p := range sub.pending {
-		p.Via = append([]Position{at}, p.Via...)
+		p.Via = prependVia(at, p.Via)
 		out.addPending(*p)
 	}
 	out.overflow = out.overflow || sub.overflow
@@ -481,11 +480,10 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 	at := e.pos(pos)
 	sub := e.subFor(ctx)
 	for _, eff := range s.Effects {
-		eff.Via = append([]Position{at}, eff.Via...)
-		out.add(eff)
+		out.addLifted(eff, at)
 	}
 	for _, p := range s.Pending {
-		p.Via = append([]Position{at}, p.Via...)
+		p.Via = prependVia(at, p.Via)
 		switch p.Op {
 		case OpCallParam:
 			e.resolveCallParam(p, ctx, pos, fr, out)
@@ -926,6 +924,20 @@ func fieldVar(t types.Type, i int) *types.Var {
 		return nil
 	}
 	return st.Field(i)
+}
+
+// funcKey is FuncKey, cached for the engine's life: the walk asks for
+// the key of every callee it meets, to look it up among the models.
+func (e *Engine) funcKey(obj *types.Func) string {
+	if k, ok := e.funcKeys[obj]; ok {
+		return k
+	}
+	if e.funcKeys == nil {
+		e.funcKeys = map[*types.Func]string{}
+	}
+	k := FuncKey(obj)
+	e.funcKeys[obj] = k
+	return k
 }
 
 // FuncKey names a function as the sink tables and authvet.yaml do:

@@ -392,6 +392,23 @@ func newCollector() *collector {
 	return &collector{effects: map[effectKey]*Effect{}, pending: map[string]*Pending{}}
 }
 
+// prependVia is clipVia(append([]Position{at}, via...)), in one
+// allocation: lifting a callee's sites into each caller is the walk's
+// most frequent step.
+func prependVia(at Position, via []Position) []Position {
+	if len(via)+1 > maxVia {
+		out := make([]Position, maxVia)
+		out[0] = at
+		copy(out[1:maxVia-1], via[:maxVia-2])
+		out[maxVia-1] = via[len(via)-1]
+		return out
+	}
+	out := make([]Position, len(via)+1)
+	out[0] = at
+	copy(out[1:], via)
+	return out
+}
+
 // clipVia keeps the first calls of a chain and its last.
 func clipVia(v []Position) []Position {
 	if len(v) > maxVia {
@@ -415,6 +432,21 @@ func (c *collector) add(e Effect) {
 		e.More = e.More || old.More
 	}
 	c.effects[k] = &e
+}
+
+// addLifted adds e as reached through a call at at: add(e with at
+// prepended to its chain), without building the chain when the
+// collector already holds the site through a chain no longer (sites a
+// callee reaches through several calls are one site at its caller).
+func (c *collector) addLifted(e Effect, at Position) {
+	k := e.key()
+	k.report = at
+	if old, ok := c.effects[k]; ok && len(old.Via) <= min(len(e.Via)+1, maxVia) {
+		old.More = old.More || e.More
+		return
+	}
+	e.Via = prependVia(at, e.Via)
+	c.add(e)
 }
 
 func (c *collector) addPending(p Pending) {

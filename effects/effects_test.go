@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -80,5 +81,19 @@ func TestCollectorKeepsShortestVia(t *testing.T) {
 	s := c.summary(Position{}, "")
 	if len(s.Effects) != 1 || len(s.Effects[0].Via) != 1 {
 		t.Errorf("effects = %+v; want one, with the shorter chain", s.Effects)
+	}
+}
+
+func TestPrependVia(t *testing.T) {
+	for n := 0; n <= 2*maxVia; n++ {
+		var via []Position
+		for i := range n {
+			via = append(via, Position{File: "f.go", Line: i + 2})
+		}
+		at := Position{File: "f.go", Line: 1}
+		want := clipVia(append([]Position{at}, via...))
+		if got := prependVia(at, via); !slices.Equal(got, want) {
+			t.Errorf("%d: got %v, want %v", n, got, want)
+		}
 	}
 }

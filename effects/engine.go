@@ -108,6 +108,7 @@ type Engine struct {
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
+	funcKeys         map[*types.Func]string // funcKey's cache
 	globalLoadCache  map[*ssa.Global][]*ssa.UnOp
 	// fieldStoreCache: the stores to each unexported field of a struct
 	// type of this package whose address is only loaded and stored
