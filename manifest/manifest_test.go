@@ -2,10 +2,14 @@ package manifest
 
 import (
 	"bytes"
+	"go/token"
+	"go/types"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/authvet/authvet/analyzer"
 )
 
 // buildOrSkip builds the manifest of a testdata module; a module that
@@ -401,5 +405,26 @@ func TestSlots(t *testing.T) {
 	u := tool("hub_me")
 	if has(u, "unprovable", "", "tools/slots.go:30") || !has(u, "unprovable", "", "github.com/modelcontextprotocol/go-sdk@v1.8.0/oauthex/") {
 		t.Errorf("hub_me: %+v", u.Effects)
+	}
+}
+
+// TestSlotValuesCycle: fields copied into each other hold what is stored
+// into any of them, whichever is asked first.
+func TestSlotValuesCycle(t *testing.T) {
+	pkg := types.NewPackage("example.com/p", "p")
+	evil := types.NewFunc(token.NoPos, pkg, "evil", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	x := newSlotIndex(analyzer.Slots{Stores: map[string][]analyzer.SlotStore{
+		"p.A.F": {{Pkg: pkg, From: "p.B.F"}, {Pkg: pkg, Func: evil}},
+		"p.B.F": {{Pkg: pkg, From: "p.A.F"}},
+		"p.C.F": {{Pkg: pkg, From: "p.B.F"}, {Pkg: pkg, Unknown: true}},
+		"p.D.F": {{Pkg: pkg, From: "p.C.F"}},
+	}})
+	for _, k := range []string{"p.A.F", "p.B.F"} {
+		if v := x.values(k); v.unknown || len(v.stores) != 1 || v.stores[0].Func != evil {
+			t.Errorf("%s: %+v", k, v)
+		}
+	}
+	if v := x.values("p.D.F"); !v.unknown {
+		t.Errorf("p.D.F copies a field holding an unknown value: %+v", v)
 	}
 }

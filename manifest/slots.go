@@ -53,30 +53,37 @@ func fullName(f *types.Func) string {
 	return f.FullName()
 }
 
-// values returns what field k may hold, following copies of one field
-// into another.
+// values returns what field k may hold: what is stored into it, and
+// into every field copied into it, transitively. (Each query walks the
+// copies itself: a result memoised while a cycle of copies was still
+// open would miss what the rest of the cycle adds.)
 func (x *slotIndex) values(k string) *slotValues {
 	if v, ok := x.memo[k]; ok {
 		return v
 	}
 	out := &slotValues{unknown: x.unread}
-	x.memo[k] = out // a field copied into itself adds nothing
-	for _, s := range x.stores[k] {
-		switch {
-		case s.Unknown:
-			out.unknown = true
-		case s.From != "":
-			o := x.values(s.From)
-			out.unknown = out.unknown || o.unknown
-			for _, f := range o.stores {
-				out.add(f)
+	seen := map[string]bool{k: true}
+	queue := []string{k}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, s := range x.stores[cur] {
+			switch {
+			case s.Unknown:
+				out.unknown = true
+			case s.From != "":
+				if !seen[s.From] {
+					seen[s.From] = true
+					queue = append(queue, s.From)
+				}
+			case s.Inert:
+				// Calls nothing: no effect.
+			default:
+				out.add(s)
 			}
-		case s.Inert:
-			// Calls nothing: no effect.
-		default:
-			out.add(s)
 		}
 	}
+	x.memo[k] = out
 	return out
 }
 
