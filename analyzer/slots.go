@@ -191,6 +191,20 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 						badVar[v] = true
 					}
 				}
+			case *ast.RangeStmt:
+				// Each element is a value the syntax cannot name.
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						if v, ok := info.ObjectOf(id).(*types.Var); ok {
+							badVar[v] = true
+						}
+					}
+				}
+			case *ast.CaseClause:
+				// switch f := x.(type): each clause's own f.
+				if v, ok := info.Implicits[n].(*types.Var); ok {
+					badVar[v] = true
+				}
 			}
 			return true
 		})
@@ -310,14 +324,21 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 				}
 			case *ast.CallExpr:
 				if len(n.Args) == 1 && info.Types[n.Fun].IsType() {
-					a, b := namedStruct(info.TypeOf(n.Args[0])), namedStruct(info.TypeOf(n.Fun))
-					if a != nil && b != nil && a.Origin() != b.Origin() {
-						for _, t := range []*types.Named{a, b} {
-							st := t.Underlying().(*types.Struct)
-							for j := range st.NumFields() {
-								if isFunc(st.Field(j).Type()) {
-									unknown(effects.SlotName(t, st.Field(j).Name()))
-								}
+					from, to := info.TypeOf(n.Args[0]), info.TypeOf(n.Fun)
+					a, b := namedStruct(from), namedStruct(to)
+					if !isStruct(from) || !isStruct(to) || (a != nil && b != nil && a.Origin() == b.Origin()) {
+						return true
+					}
+					// Another struct type (named, or not: a struct
+					// literal type's fields are keyed by no name).
+					for _, t := range []*types.Named{a, b} {
+						if t == nil {
+							continue
+						}
+						st := t.Underlying().(*types.Struct)
+						for j := range st.NumFields() {
+							if isFunc(st.Field(j).Type()) {
+								unknown(effects.SlotName(t, st.Field(j).Name()))
 							}
 						}
 					}
@@ -359,6 +380,18 @@ func selSlot(sel *types.Selection) string {
 		t = st.Field(fi).Type()
 	}
 	return ""
+}
+
+// isStruct reports whether t (or what t points to) is a struct.
+func isStruct(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 // namedStruct is t (or what t points to) when it is a named struct.

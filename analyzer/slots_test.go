@@ -67,6 +67,23 @@ func stores(h *Hooks, o *Outer, param func(string), c *http.Client) {
 	_ = Hooks{Before: quiet, After: loud}
 	_ = Hooks{quiet, nil, 0}
 	_ = Twin(*h) // converted: both types' function fields unknown
+	var anon struct {
+		Before func(string)
+		After  func(string)
+		n      int
+	}
+	_ = Hooks(anon) // from an unnamed struct: Hooks' fields unknown
+	var g2 func(string)
+	for _, g2 = range []func(string){loud} {
+	}
+	g2 = quiet
+	h.Before = g2 // a range variable: unknown
+	var a any = quiet
+	switch f := a.(type) {
+	case func(string):
+		f = quiet
+		h.After = f // a type switch's variable: unknown
+	}
 }
 
 func pair() (func(string), int) { return nil, 0 }
@@ -77,7 +94,7 @@ func pair() (func(string), int) { return nil, 0 }
 		t.Fatal(err)
 	}
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}, Implicits: map[ast.Node]types.Object{}}
 	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
 	if err != nil {
 		t.Fatal(err)
@@ -101,8 +118,8 @@ func pair() (func(string), int) { return nil, 0 }
 		return strings.Join(out, ", ")
 	}
 	for k, want := range map[string]string{
-		"p.Hooks.Before":                "func quiet inert, func quiet inert, func quiet inert, func quiet inert, lit, lit inert, unknown, unknown",
-		"p.Hooks.After":                 "from p.Hooks.Before, func M, func loud, unknown, unknown, unknown",
+		"p.Hooks.Before":                "func quiet inert, func quiet inert, func quiet inert, func quiet inert, lit, lit inert, unknown, unknown, unknown, unknown",
+		"p.Hooks.After":                 "from p.Hooks.Before, func M, func loud, unknown, unknown, unknown, unknown, unknown",
 		"p.Twin.Before":                 "unknown",
 		"p.Twin.After":                  "unknown",
 		"net/http.Client.CheckRedirect": "from net/http.Client.CheckRedirect, lit inert",
