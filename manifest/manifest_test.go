@@ -130,6 +130,7 @@ func TestMCPModule(t *testing.T) {
 		"example.com/mcpmod/web.Notes":   {"GET", "/admin/notes"},
 		"example.com/mcpmod/web.Status":  {"GET", "/internal/status"},
 		"example.com/mcpmod/web.Stray":   {"GET", "/stray"},
+		"example.com/mcpmod/web.Served":  {"GET", "/served"},
 	} {
 		if a := action(t, m, fn); a.Exposure != "http-route" || len(a.Routes) != 1 || a.Routes[0] != want {
 			t.Errorf("%s: %q %+v, want %+v", fn, a.Exposure, a.Routes, want)

@@ -132,7 +132,8 @@ type prefixer struct {
 // reaches chi's Mount (its pattern, under the mounting router's own
 // prefix) or net/http's StripPrefix (its prefix, under the prefix of
 // the router the stripped handler is registered on), following v out
-// of the functions that return it. Nowhere, or several places, is "".
+// of the functions that return it. Nowhere, several places, or also
+// handed to other code (http.ListenAndServe(addr, r)) is "".
 func (px *prefixer) mounted(v ssa.Value, depth int) string {
 	if depth > 8 {
 		return ""
@@ -173,6 +174,16 @@ func (px *prefixer) mounted(v ssa.Value, depth int) string {
 						continue
 					}
 					found = append(found, joinPath(px.registeredOn(call, depth+1), s))
+				default:
+					// Handed to other code (a server, a handler
+					// registered without a strip): served at its own
+					// paths there. Its own methods (r.Get) are not.
+					for i, a := range as {
+						if a == v && (i > 0 || (!c.IsInvoke() && c.Signature().Recv() == nil)) {
+							found = append(found, "")
+							break
+						}
+					}
 				}
 			}
 		}

@@ -88,3 +88,16 @@ func Mounted() {
 	root.Mount("/a", twice)
 	root.Mount("/b", twice)
 }
+
+// Served is mounted once, and served directly too: listed at its own
+// path.
+//
+//agent:operable grant=Viewer
+func Served(w http.ResponseWriter, r *http.Request) { w.Write([]byte("!")) }
+
+func serveBoth(root chi.Router) {
+	both := chi.NewRouter()
+	both.Get("/served", Served)
+	root.Mount("/m", both)
+	go http.ListenAndServe(":8080", both)
+}
