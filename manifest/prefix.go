@@ -141,16 +141,8 @@ func (px *prefixer) mounted(v ssa.Value, depth int) string {
 	var found []string
 	var visit func(v ssa.Value, d int)
 	visit = func(v ssa.Value, d int) {
-		if d > 4 || v.Referrers() == nil {
-			found = append(found, "")
-			return
-		}
-		for _, r := range *v.Referrers() {
+		if !uses(v, d, visit, func(v ssa.Value, r ssa.Instruction, d int) {
 			switch r := r.(type) {
-			case *ssa.MakeInterface:
-				visit(r, d+1)
-			case *ssa.ChangeType:
-				visit(r, d+1)
 			case *ssa.Return:
 				for _, call := range px.callersOf(r.Parent()) {
 					visit(call, d+1)
@@ -171,7 +163,7 @@ func (px *prefixer) mounted(v ssa.Value, depth int) string {
 					call, isCall := r.(*ssa.Call)
 					if !ok || !isCall {
 						found = append(found, "")
-						continue
+						return
 					}
 					found = append(found, joinPath(px.registeredOn(call, depth+1), s))
 				default:
@@ -186,6 +178,8 @@ func (px *prefixer) mounted(v ssa.Value, depth int) string {
 					}
 				}
 			}
+		}) {
+			found = append(found, "") // past the depth: unknown
 		}
 	}
 	visit(v, 0)
@@ -201,35 +195,49 @@ func (px *prefixer) registeredOn(h ssa.Value, depth int) string {
 	var out []string
 	var visit func(v ssa.Value, d int)
 	visit = func(v ssa.Value, d int) {
-		if d > 4 || v.Referrers() == nil {
-			return
-		}
-		for _, r := range *v.Referrers() {
-			switch r := r.(type) {
-			case *ssa.MakeInterface:
-				visit(r, d+1)
-			case *ssa.ChangeType:
-				visit(r, d+1)
-			case ssa.CallInstruction:
-				c := r.Common()
-				rr, ok := routeRegs[calleeKey(c)]
-				as := args(c)
-				if !ok || rr.handler < 0 || rr.handler >= len(as) || as[rr.handler] != v {
-					continue
-				}
-				if rr.pattern > 0 {
-					out = append(out, px.prefixOf(as[0], depth+1))
-				} else {
-					out = append(out, "") // net/http.Handle: the default mux
-				}
+		uses(v, d, visit, func(v ssa.Value, r ssa.Instruction, d int) {
+			call, ok := r.(ssa.CallInstruction)
+			if !ok {
+				return
 			}
-		}
+			c := call.Common()
+			rr, ok := routeRegs[calleeKey(c)]
+			as := args(c)
+			if !ok || rr.handler < 0 || rr.handler >= len(as) || as[rr.handler] != v {
+				return
+			}
+			if rr.pattern > 0 {
+				out = append(out, px.prefixOf(as[0], depth+1))
+			} else {
+				out = append(out, "") // net/http.Handle: the default mux
+			}
+		})
 	}
 	visit(h, 0)
 	if len(out) != 1 {
 		return ""
 	}
 	return out[0]
+}
+
+// uses calls f with each instruction that uses v, looking through the
+// interface and type conversions v goes through (each one visit, one
+// level deeper). It reports false past 4 levels.
+func uses(v ssa.Value, d int, visit func(ssa.Value, int), f func(v ssa.Value, r ssa.Instruction, d int)) bool {
+	if d > 4 || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MakeInterface:
+			visit(r, d+1)
+		case *ssa.ChangeType:
+			visit(r, d+1)
+		default:
+			f(v, r, d)
+		}
+	}
+	return true
 }
 
 func (px *prefixer) callersOf(fn *ssa.Function) []*ssa.Call {

@@ -106,22 +106,29 @@ func (r *resolver) at(e effects.Effect, depth int) ([]effects.Effect, bool) {
 	if len(callees) == 0 {
 		return nil, false // nothing proved: it may be anything
 	}
-	via := append(slices.Clone(e.Via), e.Pos)
 	var out []effects.Effect
 	for _, c := range callees {
 		ce, ok := r.effectsOf(c)
 		if !ok {
 			return nil, false
 		}
-		for _, x := range r.resolve(ce, depth+1) {
-			x.Via = append(slices.Clone(via), x.Via...)
-			if x.Provenance != effects.Declared {
-				x.Provenance = effects.TypeResolved
-			}
-			out = append(out, x)
-		}
+		out = r.lift(e, ce, depth, out)
 	}
 	return out, true
+}
+
+// lift appends to out what a callee resolved for site e does (effs),
+// resolved in turn, as reached through e, with provenance type_resolved.
+func (r *resolver) lift(e effects.Effect, effs []effects.Effect, depth int, out []effects.Effect) []effects.Effect {
+	via := append(slices.Clone(e.Via), e.Pos)
+	for _, x := range r.resolve(effs, depth+1) {
+		x.Via = append(slices.Clone(via), x.Via...)
+		if x.Provenance != effects.Declared {
+			x.Provenance = effects.TypeResolved
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // calleesAt lists the callees g gives the call site.

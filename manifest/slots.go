@@ -113,7 +113,6 @@ func (r *resolver) slot(e effects.Effect, depth int) ([]effects.Effect, bool) {
 		}
 		vals = v.stores
 	}
-	via := append(slices.Clone(e.Via), e.Pos)
 	var out []effects.Effect
 	for _, s := range vals {
 		var effs []effects.Effect
@@ -132,13 +131,7 @@ func (r *resolver) slot(e effects.Effect, depth int) ([]effects.Effect, bool) {
 		if !ok {
 			return nil, false
 		}
-		for _, x := range r.resolve(effs, depth+1) {
-			x.Via = append(slices.Clone(via), x.Via...)
-			if x.Provenance != effects.Declared {
-				x.Provenance = effects.TypeResolved
-			}
-			out = append(out, x)
-		}
+		out = r.lift(e, effs, depth, out)
 	}
 	return out, true
 }
