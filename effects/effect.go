@@ -154,7 +154,16 @@ func compareEffects(a, b *Effect) int {
 	if c := cmp.Compare(a.Reason, b.Reason); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Slot, b.Slot)
+	if c := cmp.Compare(a.Slot, b.Slot); c != 0 {
+		return c
+	}
+	switch {
+	case a.Local == b.Local:
+		return 0
+	case a.Local:
+		return 1
+	}
+	return -1
 }
 
 // Op is the operation of a pending site: one whose subject depends on a
@@ -417,11 +426,22 @@ func clipVia(v []Position) []Position {
 	return v
 }
 
+// keepVia reports whether chain old is kept over chain new for one site:
+// the shorter, and between two as short the first in position order, so
+// what a collector keeps does not depend on the order sites reach it
+// (map iteration, goroutine scheduling).
+func keepVia(old, new []Position) bool {
+	if len(old) != len(new) {
+		return len(old) < len(new)
+	}
+	return slices.CompareFunc(old, new, comparePos) <= 0
+}
+
 func (c *collector) add(e Effect) {
 	e.Via = clipVia(e.Via)
 	k := e.key()
 	old, ok := c.effects[k]
-	if ok && len(old.Via) <= len(e.Via) {
+	if ok && keepVia(old.Via, e.Via) {
 		old.More = old.More || e.More
 		return
 	}
@@ -441,7 +461,7 @@ func (c *collector) add(e Effect) {
 func (c *collector) addLifted(e Effect, at Position) {
 	k := e.key()
 	k.report = at
-	if old, ok := c.effects[k]; ok && len(old.Via) <= min(len(e.Via)+1, maxVia) {
+	if old, ok := c.effects[k]; ok && len(old.Via) < min(len(e.Via)+1, maxVia) {
 		old.More = old.More || e.More
 		return
 	}
@@ -453,7 +473,7 @@ func (c *collector) addPending(p Pending) {
 	p.Via = clipVia(p.Via)
 	k := p.key()
 	old, ok := c.pending[k]
-	if ok && len(old.Via) <= len(p.Via) {
+	if ok && keepVia(old.Via, p.Via) {
 		return
 	}
 	if !ok && c.full() {

@@ -97,3 +97,24 @@ func TestPrependVia(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectorOrder: of two chains to one site, a collector keeps the
+// same one whichever reaches it first (the shorter, then the first in
+// position order), so output does not depend on map or walk order.
+func TestCollectorOrder(t *testing.T) {
+	site := Position{File: "a.go", Line: 9}
+	at := Position{File: "h.go", Line: 1}
+	short := Effect{Kind: Write, Subject: "t", Pos: site, Via: []Position{{File: "b.go", Line: 5}}}
+	long := Effect{Kind: Write, Subject: "t", Pos: site, Via: []Position{{File: "b.go", Line: 2}, {File: "c.go", Line: 1}}}
+	tie := Effect{Kind: Write, Subject: "t", Pos: site, Via: []Position{{File: "b.go", Line: 3}}}
+	for _, order := range [][]Effect{{short, long, tie}, {tie, long, short}, {long, tie, short}} {
+		c := newCollector()
+		for _, e := range order {
+			c.addLifted(e, at)
+		}
+		s := c.sorted()
+		if len(s.Effects) != 1 || !slices.Equal(s.Effects[0].Via, []Position{at, {File: "b.go", Line: 3}}) {
+			t.Errorf("order %v: kept %+v", order, s.Effects)
+		}
+	}
+}

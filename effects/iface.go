@@ -363,6 +363,23 @@ func (e *Engine) convertedTypes() []types.Type {
 	return e.converted
 }
 
+// members lists the package's members in name order: ssa.Package's
+// Members is a map, and the order the walk meets functions and types in
+// decides, past a budget or a recursion cut, which of two chains a site
+// is reported through. Output must not depend on map order.
+func members(pkg *ssa.Package) []ssa.Member {
+	names := make([]string, 0, len(pkg.Members))
+	for n := range pkg.Members {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := make([]ssa.Member, len(names))
+	for i, n := range names {
+		out[i] = pkg.Members[n]
+	}
+	return out
+}
+
 // packageFuncs lists the package's functions and the methods of its
 // types (their closures are reached through AnonFuncs).
 func (e *Engine) packageFuncs() []*ssa.Function {
@@ -371,7 +388,7 @@ func (e *Engine) packageFuncs() []*ssa.Function {
 		return nil
 	}
 	var fns []*ssa.Function
-	for _, m := range spkg.Members {
+	for _, m := range members(spkg) {
 		switch m := m.(type) {
 		case *ssa.Function:
 			fns = append(fns, m)

@@ -289,12 +289,12 @@ func (e *Engine) defaultClientChanged() bool {
 // of its types.
 func packageFuncs(prog *ssa.Program, pkg *ssa.Package) []*ssa.Function {
 	var fns []*ssa.Function
-	for _, m := range pkg.Members {
+	for _, m := range members(pkg) {
 		if fn, ok := m.(*ssa.Function); ok {
 			fns = append(fns, fn)
 		}
 	}
-	for _, t := range pkg.Members {
+	for _, t := range members(pkg) {
 		if tt, ok := t.(*ssa.Type); ok && prog != nil {
 			ms := prog.MethodSets.MethodSet(types.NewPointer(tt.Type()))
 			for i := 0; i < ms.Len(); i++ {

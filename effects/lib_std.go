@@ -633,7 +633,7 @@ func poolGet(c *callSite) {
 // struct variable g, each with a frame of the function that stores it.
 func (e *Engine) globalFieldValues(g *ssa.Global, f int) []binding {
 	var out []binding
-	for _, m := range g.Pkg.Members {
+	for _, m := range members(g.Pkg) {
 		fn, ok := m.(*ssa.Function)
 		if !ok {
 			continue
