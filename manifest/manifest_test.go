@@ -139,8 +139,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Eight more are TestSlots'.)
-	if len(m.UngovernedTools) != 15 {
+	// AddTool is not an unresolved tool. (Nine more are TestSlots'.)
+	if len(m.UngovernedTools) != 16 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -148,7 +148,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[14]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[15]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -161,7 +161,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[11], m.UngovernedTools[12]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[12], m.UngovernedTools[13]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -193,14 +193,14 @@ func TestMCPModule(t *testing.T) {
 	// deletes; delete_user sends
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
-	// (hook_save, hub_custom, hub_loud, hub_me and save, at 4-7 and 9,
-	// are TestSlots'.)
-	if len(m.AnnotationConflicts) != 10 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// (gh_me, hook_save, hub_custom, hub_loud, hub_me and save, at 4-8
+	// and 10, are TestSlots'.)
+	if len(m.AnnotationConflicts) != 11 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
 		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[8].Tool != "page_oncall" || m.AnnotationConflicts[8].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[9].Tool != "page_oncall" || m.AnnotationConflicts[9].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
@@ -406,6 +406,12 @@ func TestSlots(t *testing.T) {
 	u := tool("hub_me")
 	if has(u, "unprovable", "", "tools/slots.go:30") || !has(u, "unprovable", "", "github.com/modelcontextprotocol/go-sdk@v1.8.0/oauthex/") {
 		t.Errorf("hub_me: %+v", u.Effects)
+	}
+	// The same on the real go-github v82 (github-mcp-server's GetClient):
+	// the copied CheckRedirect is resolved, not left at the call.
+	u = tool("gh_me")
+	if has(u, "unprovable", "", "tools/github.go:15") || !has(u, "unprovable", "", "github.com/modelcontextprotocol/go-sdk@v1.8.0/oauthex/") {
+		t.Errorf("gh_me: %+v", u.Effects)
 	}
 }
 
