@@ -272,7 +272,21 @@ func (a *run) analyse() {
 		// unexported function or method is called only here, where its
 		// summary is inside its callers'. Facts travel to every importer,
 		// so this is most of a package's facts file.
-		if s := sums[fn]; !s.Empty() && objs[fn].Exported() {
+		if !objs[fn].Exported() {
+			continue
+		}
+		s := sums[fn]
+		if s == nil {
+			s = &effects.Summary{}
+		}
+		if m := eng.MadeSummary(fn, s); m != nil {
+			// The handlers it makes, for a handler constructor in
+			// another package that returns them (Summary.Made).
+			c := *s
+			c.Made = m
+			s = &c
+		}
+		if !s.Empty() {
 			a.pass.ExportObjectFact(objs[fn], s.Exported())
 		}
 	}

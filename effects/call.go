@@ -253,10 +253,20 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		if fn == nil {
 			return
 		}
+		if fr.ctor && ctorHelper(fn) {
+			// A handler constructor's helper: the handlers it makes are
+			// the constructor's (return noteTool(db, "pin_note")).
+			e.inlineAs(fn, args, nil, pos, fr, out, false, true)
+			return
+		}
 		e.instantiateAt(e.local(fn), &instCtx{args: args}, pos, fr, out)
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
-			e.instantiateAt(e.Import(obj), &instCtx{args: args}, pos, fr, out)
+			s := e.Import(obj)
+			if fr.ctor && s != nil && s.Made != nil {
+				s = s.Made
+			}
+			e.instantiateAt(s, &instCtx{args: args}, pos, fr, out)
 		}
 	default:
 		// The standard library, or a package that reaches no sink of its
@@ -268,6 +278,12 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 // inline walks a closure or wrapper body in a new frame; pos is the call
 // that reaches it.
 func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector, inTx bool) {
+	e.inlineAs(fn, args, free, pos, fr, out, inTx, false)
+}
+
+// inlineAs is inline; helper walks fn as a handler constructor's helper
+// (ctorHelper): the literals it makes count as called.
+func (e *Engine) inlineAs(fn *ssa.Function, args, free []binding, pos token.Pos, fr *frame, out *collector, inTx, helper bool) {
 	if fr.onStack(fn) {
 		// A closure that calls itself (through a variable). Its sites are
 		// walked once more with the new arguments; past that, a call whose
@@ -295,7 +311,7 @@ func (e *Engine) inline(fn *ssa.Function, args, free []binding, pos token.Pos, f
 		return
 	}
 	defer e.shallower()
-	nf := &frame{fn: fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at, inTx: inTx || fr.inTx}
+	nf := &frame{fn: fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at, inTx: inTx || fr.inTx, ctor: helper, helper: helper}
 	if fn.Synthetic != "" && fn.Parent() == nil && pos.IsValid() {
 		nf.at = pos
 	}

@@ -11,10 +11,12 @@ package effects
 //	           authvet version, and reads as an error)
 //	strings  = uvarint n, then n times (uvarint len, bytes): the string
 //	           table of the whole payload, nested summaries included
-//	summary  = flags(BeginsTx, ReturnsShared, EndsTx, Returned != nil)
+//	summary  = flags(BeginsTx, ReturnsShared, EndsTx, Returned != nil,
+//	           Made != nil)
 //	           list(Effect) list(Pending) [summary: Returned, if flagged]
 //	           int(ReturnedIndex) list(int: ReqWrites)
 //	           list(FieldSource) list(MethodSummary) int(ResultMethodsAt)
+//	           [summary: Made, if flagged]
 //
 // where a flags is a uvarint with bit i set when the i-th bool is (unknown
 // bits are an error), a list is a uvarint count followed by the elements,
@@ -40,7 +42,7 @@ package effects
 //
 // The payload must end where the summary does. Decoding is exact except
 // for slices: an empty slice, at any level, decodes as nil (as gob had
-// it). Pointers (Returned, MethodSummary.Sum) keep nil apart from
+// it). Pointers (Returned, Made, MethodSummary.Sum) keep nil apart from
 // non-nil, empty or not. The unexported wire field is not encoded.
 //
 // Corrupt input is an error, never a panic, and never a large
@@ -57,9 +59,9 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 2
+const codecVersion = 3
 
-// maxNesting bounds the nesting of summaries (Returned, ResultMethods).
+// maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
 
 // The least number of bytes an encoded element of each kind takes.
@@ -142,7 +144,7 @@ func (e *encoder) summary(s *Summary, depth int) error {
 		}
 		s = &c
 	}
-	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil)
+	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil, s.Made != nil)
 	e.uvarint(uint64(len(s.Effects)))
 	for i := range s.Effects {
 		e.effect(&s.Effects[i])
@@ -174,6 +176,9 @@ func (e *encoder) summary(s *Summary, depth int) error {
 		}
 	}
 	e.varint(s.ResultMethodsAt)
+	if s.Made != nil {
+		return e.summary(s.Made, depth+1)
+	}
 	return nil
 }
 
@@ -380,8 +385,8 @@ func (d *decoder) summary(s *Summary, depth int) {
 		d.fail("%v", errTooDeep)
 		return
 	}
-	var returned bool
-	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned)
+	var returned, made bool
+	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned, &made)
 	if n := d.count(minEffect); n > 0 {
 		s.Effects = make([]Effect, n)
 		for i := range s.Effects {
@@ -420,6 +425,10 @@ func (d *decoder) summary(s *Summary, depth int) {
 		}
 	}
 	s.ResultMethodsAt = d.varint()
+	if made && d.err == nil {
+		s.Made = new(Summary)
+		d.summary(s.Made, depth+1)
+	}
 }
 
 func (d *decoder) effect(x *Effect) {

@@ -86,6 +86,7 @@ func codecSample() *Summary {
 		EndsTx:          true,
 		ResultMethods:   []MethodSummary{{Name: "Close", Sum: closer}, {Name: "Release"}},
 		ResultMethodsAt: 2,
+		Made:            &Summary{Effects: []Effect{{Kind: Write, Subject: "payouts", Pos: pos("/src/store/q.go", 50, 3)}}},
 	}
 }
 

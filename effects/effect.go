@@ -332,6 +332,16 @@ type Summary struct {
 	ResultMethods   []MethodSummary
 	ResultMethodsAt int
 
+	// Made is the function's summary as a handler constructor (SPEC §3):
+	// its own, plus every function literal it makes that leaves it
+	// uncalled, called once with unknown arguments where it is made. It is
+	// set on an exported function whose results can hold a function value
+	// inside a struct, slice, map or interface (a tool helper returning
+	// ServerTool{Handler: func...}), so that a constructor in another
+	// package returning what the helper made has those handlers as its
+	// own. Nil when it would add nothing to the summary itself.
+	Made *Summary
+
 	// wire is the encoded form this summary was read from, not yet
 	// decoded (wire.go).
 	wire []byte
@@ -366,7 +376,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0 && s.Made == nil)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single
@@ -585,6 +595,7 @@ func (s *Summary) Exported() *Summary {
 	out := *s
 	out.Effects = capUnprovable(slices.Clone(s.Effects), func(*Effect) Position { return Position{} })
 	out.Returned = s.Returned.Exported()
+	out.Made = s.Made.Exported()
 	if len(s.ResultMethods) > 0 {
 		out.ResultMethods = make([]MethodSummary, len(s.ResultMethods))
 		for i, m := range s.ResultMethods {

@@ -124,8 +124,9 @@ type Engine struct {
 	// hatch covers.
 	scopedStmt int
 	// ctorWalked are the literals a handler constructor makes and that
-	// were walked where they are made (HandlerSummary).
-	ctorWalked map[*ssa.Function]bool
+	// were walked where they are made (HandlerSummary), by the helper
+	// call that made them (nil: the constructor's own body).
+	ctorWalked map[ctorKey]bool
 	// defaultClient: 0 not yet known, 1 the package leaves
 	// http.DefaultClient alone, 2 it changes where it sends.
 	defaultClient uint8
@@ -163,6 +164,24 @@ type frame struct {
 	inTx     bool // the frame runs inside a transaction (a callback a begin/commit pair brackets)
 	recursed bool // the closure was called again, with other arguments, while being walked
 	ctor     bool // a handler constructor: function literals it makes count as called
+	helper   bool // a function a handler constructor calls to make its handlers (ctorHelper)
+}
+
+// ctorKey is a literal a handler constructor makes, in the activation of
+// the helper that made it (nil for the constructor's own literals): a
+// helper called twice with other arguments makes two handlers.
+type ctorKey struct {
+	fn     *ssa.Function
+	helper *frame
+}
+
+func (fr *frame) helperFrame() *frame {
+	for f := fr; f != nil; f = f.parent {
+		if f.helper {
+			return f
+		}
+	}
+	return nil
 }
 
 func (fr *frame) onStack(fn *ssa.Function) bool {
@@ -427,11 +446,11 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		e.state = map[*ssa.Function]uint8{}
 	}
 	base := e.local(fn)
-	if len(fn.AnonFuncs) == 0 && (base.Returned == nil || requestShaped(fn.Signature)) {
+	if len(fn.AnonFuncs) == 0 && (base.Returned == nil || requestShaped(fn.Signature)) && !callsHelper(fn) {
 		return base
 	}
 	e.budget = maxWork
-	e.ctorWalked = map[*ssa.Function]bool{}
+	e.ctorWalked = map[ctorKey]bool{}
 	defer func() { e.ctorWalked = nil }()
 	out := newCollector()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
@@ -667,13 +686,14 @@ func appendPos(instr ssa.Instruction) token.Pos {
 // stored) is walked only there; one handed to a callee is also left to
 // the callee, which decides whether it runs later or in a transaction.
 func (e *Engine) ctorMade(pos token.Pos, v ssa.Value, fn *ssa.Function, user ssa.Instruction, fr *frame, out *collector) {
-	if e.ctorWalked[fn] {
+	key := ctorKey{fn, fr.helperFrame()}
+	if e.ctorWalked[key] {
 		return
 	}
 	switch {
 	case uncalled(v, user):
 		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
-		e.ctorWalked[fn] = true
+		e.ctorWalked[key] = true
 	case handed(v, user):
 		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
 	}
@@ -1194,4 +1214,127 @@ func mayHoldWork(t types.Type, seen map[types.Type]bool) bool {
 		return false
 	}
 	return true // func, interface, chan, type parameter, tuple
+}
+
+// ctorHelper reports whether a handler constructor's call of fn, a
+// function with a body, may bring back handlers fn makes: one of its
+// results (other than a plain function value, which the constructor
+// resolves by calling it) can hold a function value, inside a struct, a
+// pointer, a slice, an array, a map or an interface other than error
+// (a tool helper returning ServerTool{Handler: func...}, a router helper
+// returning an http.Handler).
+func ctorHelper(fn *ssa.Function) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	res := fn.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		if _, ok := t.Underlying().(*types.Signature); ok {
+			continue
+		}
+		if holdsFuncs(t, map[types.Type]bool{}, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsFuncs reports whether a value of type t can hold a function value.
+func holdsFuncs(t types.Type, seen map[types.Type]bool, depth int) bool {
+	if depth > 8 || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	case *types.Pointer:
+		return holdsFuncs(u.Elem(), seen, depth+1)
+	case *types.Slice:
+		return holdsFuncs(u.Elem(), seen, depth+1)
+	case *types.Array:
+		return holdsFuncs(u.Elem(), seen, depth+1)
+	case *types.Map:
+		return holdsFuncs(u.Elem(), seen, depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsFuncs(u.Field(i).Type(), seen, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MadeSummary is fn's summary as a handler constructor (Summary.Made),
+// for an exported function whose results may hold handlers it makes; nil
+// when fn is not such a function or when it adds nothing to base.
+func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
+	if !ctorHelper(fn) || len(fn.AnonFuncs) == 0 && !callsHelper(fn) {
+		return nil
+	}
+	m := e.HandlerSummary(fn)
+	if m == base || !adds(m, base) {
+		return nil
+	}
+	c := *m
+	c.Returned, c.ReturnedIndex = nil, 0
+	return &c
+}
+
+// adds reports whether m has a site base does not.
+func adds(m, base *Summary) bool {
+	effs := make(map[effectKey]bool, len(base.Effects))
+	for i := range base.Effects {
+		effs[base.Effects[i].key()] = true
+	}
+	for i := range m.Effects {
+		if !effs[m.Effects[i].key()] {
+			return true
+		}
+	}
+	pend := make(map[string]bool, len(base.Pending))
+	for i := range base.Pending {
+		pend[base.Pending[i].key()] = true
+	}
+	for i := range m.Pending {
+		if !pend[m.Pending[i].key()] {
+			return true
+		}
+	}
+	return false
+}
+
+// callsHelper reports whether fn calls a function that may bring back
+// handlers it makes: a ctorHelper of its package, or a function of
+// another package whose results may hold function values (its summary's
+// Made part says what those do).
+func callsHelper(fn *ssa.Function) bool {
+	found := false
+	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
+		c, ok := in.(ssa.CallInstruction)
+		if found || !ok {
+			return
+		}
+		callee := c.Common().StaticCallee()
+		if callee == nil || callee.Parent() != nil {
+			return
+		}
+		if callee.Pkg == fn.Pkg {
+			found = ctorHelper(callee)
+			return
+		}
+		res := callee.Signature.Results()
+		for i := 0; i < res.Len(); i++ {
+			t := res.At(i).Type()
+			if _, sig := t.Underlying().(*types.Signature); !sig && holdsFuncs(t, map[types.Type]bool{}, 0) {
+				found = true
+			}
+		}
+	})
+	return found
 }

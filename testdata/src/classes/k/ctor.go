@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"net/http"
 
+	"classes/k/kit"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -351,4 +353,74 @@ func DeferredResultTwin(db *sql.DB) (h http.HandlerFunc) {
 		}
 	}()
 	return nil
+}
+
+// --- K25: the handler literal is made by a helper that returns it inside
+// a struct (the project's own ServerTool), not as a function value. The
+// helper is the constructor's: what it makes is the constructor's handler.
+
+type serverTool struct {
+	Tool    mcp.Tool
+	Handler func(ctx context.Context, id string) error
+}
+
+func tableTool(db *sql.DB, name, table string) serverTool {
+	return serverTool{Tool: mcp.Tool{Name: name}, Handler: func(ctx context.Context, id string) error {
+		_, err := db.ExecContext(ctx, "DELETE FROM "+table+" WHERE tenant_id = $1 AND id = $2", 1, id)
+		return err
+	}}
+}
+
+//agent:operable grant=Refunds
+func StructHelper(db *sql.DB) serverTool {
+	return tableTool(db, "purge", "payouts") // want `StructHelper writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func StructHelperTwin(db *sql.DB) serverTool {
+	return tableTool(db, "purge", "refunds")
+}
+
+// --- K26: the same helper twice, for two tables, in the slice a
+// constructor returns: each call makes its own handler.
+
+//agent:operable grant=Refunds
+func StructHelperList(db *sql.DB) []serverTool {
+	return []serverTool{
+		tableTool(db, "purge_refund", "refunds"),
+		tableTool(db, "purge_payout", "payouts"), // want `StructHelperList writes "payouts"`
+	}
+}
+
+//agent:operable grant=Refunds
+func StructHelperListTwin(db *sql.DB) []serverTool {
+	return []serverTool{
+		tableTool(db, "purge_refund", "refunds"),
+		tableTool(db, "purge_refund_again", "refunds"),
+	}
+}
+
+// --- K27: the helper is in another package (a shared tool kit).
+
+//agent:operable grant=Refunds
+func KitHelper(db *sql.DB) kit.Tool {
+	return kit.DeleteTool(db, "purge", "payouts") // want `KitHelper writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func KitHelperTwin(db *sql.DB) kit.Tool {
+	return kit.DeleteTool(db, "purge", "refunds")
+}
+
+// --- K28: a helper in another package returns the handler as an
+// http.Handler, an interface.
+
+//agent:operable grant=Refunds
+func KitRoute(db *sql.DB) http.Handler {
+	return kit.Route(db) // want `KitRoute writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func KitRouteTwin(db *sql.DB) http.Handler {
+	return kit.RouteTwin(db)
 }

@@ -1,0 +1,37 @@
+// Package kit is a shared tool kit: helpers that make handlers for the
+// constructors of another package.
+package kit
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+)
+
+// Tool is a tool and its handler.
+type Tool struct {
+	Name    string
+	Handler func(ctx context.Context, id string) error
+}
+
+// DeleteTool makes a tool whose handler deletes from table.
+func DeleteTool(db *sql.DB, name, table string) Tool {
+	return Tool{Name: name, Handler: func(ctx context.Context, id string) error {
+		_, err := db.ExecContext(ctx, "DELETE FROM "+table+" WHERE tenant_id = $1 AND id = $2", 1, id)
+		return err
+	}}
+}
+
+// Route makes a route whose handler deletes a payout.
+func Route(db *sql.DB) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	})
+}
+
+// RouteTwin makes a route whose handler deletes a refund.
+func RouteTwin(db *sql.DB) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	})
+}
