@@ -209,7 +209,23 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	for _, fn := range order {
 		h := handlers[fn]
 		if more := extra[fn]; len(more) > 0 {
-			h.Effects = append(slices.Clone(h.Effects), more...)
+			// Vet mode may have seen the literal already, through the
+			// helper's call (Summary.Made): that site is not added twice.
+			type site struct {
+				kind, subject, method, reason string
+				pos                           effects.Position
+			}
+			have := map[site]bool{}
+			for _, e := range h.Effects {
+				have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] = true
+			}
+			effs := slices.Clone(h.Effects)
+			for _, e := range more {
+				if !have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] {
+					effs = append(effs, e)
+				}
+			}
+			h.Effects = effs
 		}
 		h.Effects = res.resolve(h.Effects, 0)
 		sortEffectList(h.Effects)
