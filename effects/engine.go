@@ -446,7 +446,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		e.state = map[*ssa.Function]uint8{}
 	}
 	base := e.local(fn)
-	if len(fn.AnonFuncs) == 0 && (base.Returned == nil || requestShaped(fn.Signature)) && !callsHelper(fn) {
+	if len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) {
 		return base
 	}
 	e.budget = maxWork
@@ -1303,6 +1303,19 @@ func adds(m, base *Summary) bool {
 	}
 	for i := range m.Pending {
 		if !pend[m.Pending[i].key()] {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsFunc reports whether one of fn's results is a function value
+// (a handler constructor returning what a helper in another package made
+// is resolved by returnedHandlers).
+func returnsFunc(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	for i := 0; i < res.Len(); i++ {
+		if _, ok := res.At(i).Type().Underlying().(*types.Signature); ok {
 			return true
 		}
 	}

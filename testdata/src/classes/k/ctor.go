@@ -424,3 +424,16 @@ func KitRoute(db *sql.DB) http.Handler {
 func KitRouteTwin(db *sql.DB) http.Handler {
 	return kit.RouteTwin(db)
 }
+
+// --- K29: the constructor returns, as its function result, the literal
+// a helper in another package made over the constructor's statement.
+
+//agent:operable grant=Refunds
+func KitExec(db *sql.DB) http.HandlerFunc {
+	return kit.ExecHandler(db, "DELETE FROM sessions WHERE tenant_id = $1") // want `KitExec writes "sessions"`
+}
+
+//agent:operable grant=Refunds
+func KitExecTwin(db *sql.DB) http.HandlerFunc {
+	return kit.ExecHandler(db, "DELETE FROM refunds WHERE tenant_id = $1")
+}

@@ -35,3 +35,10 @@ func RouteTwin(db *sql.DB) http.Handler {
 		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
 	})
 }
+
+// ExecHandler makes a route that runs q, the caller's statement.
+func ExecHandler(db *sql.DB, q string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		db.ExecContext(r.Context(), q, r.Header.Get("X-Tenant"))
+	}
+}
