@@ -212,6 +212,16 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if it == nil || ignoredIface(pt) || ignoredIface(b.v.Type()) {
 		return
 	}
+	// A parameter widened to another interface on the way (a
+	// reply(w http.ResponseWriter) helper handing w on as an io.Writer)
+	// is still the caller's value.
+	for i := 0; i < 8; i++ {
+		ci, ok := b.v.(*ssa.ChangeInterface)
+		if !ok {
+			break
+		}
+		b.v = ci.X
+	}
 	if idx, ok := rootParam(b); ok {
 		for _, name := range ifaceMethodNames(it) {
 			// Reason "": dropped if the caller cannot resolve it either.
