@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(errorActsFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -72,6 +72,26 @@ type analysedFact struct{}
 
 func (*analysedFact) AFact()         {}
 func (*analysedFact) String() string { return "analysed" }
+
+// errorActsFact marks a package with a type whose Error method has an
+// effect (an error that audits itself when printed). Error values are
+// ignored in the packages that cannot reach one, and followed like a
+// benign interface's in those that can (an importer, directly or not).
+type errorActsFact struct{}
+
+func (*errorActsFact) AFact()         {}
+func (*errorActsFact) String() string { return "error acts" }
+
+// errorsActDeps reports whether a package pass imports, directly or not,
+// has an errorActsFact.
+func errorsActDeps(pass *analysis.Pass) bool {
+	for _, f := range pass.AllPackageFacts() {
+		if _, ok := f.Fact.(*errorActsFact); ok && f.Package != pass.Pkg {
+			return true
+		}
+	}
+	return false
+}
 
 // run is the state of one pass.
 type run struct {
@@ -262,9 +282,13 @@ func (a *run) analyse() {
 			var f KeepsFact
 			return fn.Pkg() != a.pass.Pkg && a.pass.ImportPackageFact(fn.Pkg(), &f) && resultKept(&f, t)
 		},
-		LocalSource: localSource(a.pass),
+		LocalSource:   localSource(a.pass),
+		ErrorsActDeps: errorsActDeps(a.pass),
 	}
 	sums := eng.Summaries(fns)
+	if eng.OwnErrorActs() {
+		a.pass.ExportPackageFact(&errorActsFact{})
+	}
 	for _, fn := range fns {
 		// Only what another package can call needs a fact: an exported
 		// function, or an exported method (of any type: an unexported

@@ -88,6 +88,11 @@ type Engine struct {
 	// developed (not in the module cache): there, a function with no Go
 	// body is unprovable wherever it is reached.
 	LocalSource bool
+	// ErrorsActDeps: a package this one imports (directly or not) has a
+	// type whose Error method has an effect. Error values are then
+	// followed like a benign interface's (errorsAct); otherwise they are
+	// ignored, which is what keeps them cheap.
+	ErrorsActDeps bool
 
 	summaries map[*ssa.Function]*Summary
 	state     map[*ssa.Function]uint8
@@ -123,6 +128,9 @@ type Engine struct {
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
 	// hatch covers.
 	scopedStmt int
+	// ownErrorActs: 0 not yet known, 1 no type of this package has an
+	// Error method with an effect, 2 one has.
+	ownErrorActs uint8
 	// ctorWalked are the literals a handler constructor makes and that
 	// were walked where they are made (HandlerSummary), by the helper
 	// call that made them (nil: the constructor's own body).
@@ -518,7 +526,7 @@ func (e *Engine) computeResultMethods(s *Summary, root *frame) {
 	results := root.fn.Signature.Results()
 	r := -1
 	for i := 0; i < results.Len(); i++ {
-		if t := results.At(i).Type(); types.IsInterface(t) && !ignoredIface(t) {
+		if t := results.At(i).Type(); types.IsInterface(t) && (!ignoredIface(t) || isErrorType(t) && e.errorsAct()) {
 			if _, isTP := t.(*types.TypeParam); !isTP {
 				r = i
 				break
@@ -533,12 +541,21 @@ func (e *Engine) computeResultMethods(s *Summary, root *frame) {
 		return
 	}
 	var ts []target
+	type imported struct {
+		call *ssa.Call
+		sum  *Summary
+	}
+	var via []imported // what another package's function returned, by its ResultMethods
 	for _, b := range root.fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && r < len(ret.Results) {
 			if c, ok := ret.Results[r].(*ssa.Const); ok && c.IsNil() {
 				continue
 			}
-			if !e.concretes(ret.Results[r], root, 0, &ts) || len(ts) > maxTargets {
+			if call, sum := e.importedResult(ret.Results[r]); sum != nil {
+				via = append(via, imported{call, sum})
+				continue
+			}
+			if !e.concretes(ret.Results[r], root, 0, &ts) || len(ts)+len(via) > maxTargets {
 				return
 			}
 		}
@@ -565,6 +582,13 @@ func (e *Engine) computeResultMethods(s *Summary, root *frame) {
 				recv = binding{v: t.x, fr: t.fr}
 			}
 			e.callObjOrWrapper(obj, fn, []binding{recv}, root.fn.Pos(), root, out)
+		}
+		for _, im := range via {
+			for _, ms := range im.sum.ResultMethods {
+				if ms.Name == m {
+					e.instantiateAt(ms.Sum, &instCtx{args: bind(im.call.Call.Args, root)}, root.fn.Pos(), root, out)
+				}
+			}
 		}
 		if len(out.effects)+len(out.pending) > 0 {
 			methods = append(methods, MethodSummary{Name: m, Sum: out.summary(e.pos(root.fn.Pos()), e.Module)})
@@ -1350,4 +1374,31 @@ func callsHelper(fn *ssa.Function) bool {
 		}
 	})
 	return found
+}
+
+// OwnErrorActs reports whether a type of this package has an Error
+// method with an effect (an error that audits itself when printed).
+func (e *Engine) OwnErrorActs() bool {
+	if e.ownErrorActs == 0 {
+		e.ownErrorActs = 1
+		if e.effectfulImpl(types.Universe.Lookup("error").Type(), "Error") != "" {
+			e.ownErrorActs = 2
+		}
+	}
+	return e.ownErrorActs == 2
+}
+
+// errorsAct reports whether an error value the package handles may be
+// one whose Error method has an effect: then error values are followed
+// like a benign interface's (resolved where they are seen, left to the
+// caller on a parameter, unprovable where a type of this package may be
+// behind them). Nearly every package has none, and ignores them.
+func (e *Engine) errorsAct() bool {
+	return e.ErrorsActDeps || e.Prog != nil && e.Pkg != nil && e.OwnErrorActs()
+}
+
+// isErrorType reports whether t is the universe error interface.
+func isErrorType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error"
 }

@@ -105,7 +105,7 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 		// interface values: each element the analysis sees; the elements
 		// of a slice the caller handed are the caller's to resolve.
 		it, isIface := u.Elem().Underlying().(*types.Interface)
-		if isIface && !ignoredIface(u.Elem()) {
+		if isIface && (!ignoredIface(u.Elem()) || isErrorType(u.Elem()) && e.errorsAct()) {
 			pf, isField := paramFieldOf(b.v, b.fr)
 			if idx, isParam := rootParam(b); isParam {
 				pf, isField = paramField{param: idx}, true
@@ -209,7 +209,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if it == nil {
 		it, _ = b.v.Type().Underlying().(*types.Interface)
 	}
-	if it == nil || ignoredIface(pt) || ignoredIface(b.v.Type()) {
+	if it == nil || (ignoredIface(pt) || ignoredIface(b.v.Type())) && !(e.errorsAct() && (isErrorType(pt) || isErrorType(b.v.Type()))) {
 		return
 	}
 	// A parameter widened to another interface on the way (a
@@ -238,6 +238,15 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	}
 	var ts []target
 	if e.Prog == nil || !e.concretes(b.v, b.fr, 0, &ts) {
+		// What another package's function returned, by its summary's
+		// ResultMethods (an error whose Error audits).
+		names := ifaceMethodNames(it)
+		if len(names) == 0 {
+			names = fl.protocolMethods()
+		}
+		for _, name := range names {
+			e.resultMethod(b, name, nil, pos, fr, out)
+		}
 		return
 	}
 	for _, t := range ts {

@@ -13,15 +13,20 @@ import (
 // invoke handles a call through an interface method.
 func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collector) {
 	m := c.Method
+	recv := binding{v: c.Value, fr: fr}
 	if m.Pkg() == nil && m.Name() == "Error" {
-		return // the universe error interface
+		// The universe error interface: ignored, unless an error type
+		// with an effect is in reach; then it is a benign interface.
+		if e.errorsAct() && !e.callMethodOn(recv, m.Name(), nil, pos, fr, out) && !e.resultMethod(recv, m.Name(), nil, pos, fr, out) {
+			e.benignUnresolved(c.Value.Type(), m, recv, nil, pos, fr, out)
+		}
+		return
 	}
 	decl := ""
 	if recv := m.Signature().Recv(); recv != nil {
 		decl = qualifiedName(recv.Type())
 	}
 	static := qualifiedName(c.Value.Type())
-	recv := binding{v: c.Value, fr: fr}
 	args := bind(c.Args, fr)
 	for _, name := range embeddedIfaces(c.Value.Type(), decl, len(e.Opts.Sinks) > 0) {
 		// A sink configured on the interface method: whatever the value.
@@ -220,27 +225,11 @@ func (e *Engine) namedTypes() []types.Type {
 // value it may return is known there. It reports whether it did.
 func (e *Engine) resultMethod(recv binding, name string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
 	recv = follow(recv)
-	if !recv.live() || e.Import == nil {
+	if !recv.live() {
 		return false
 	}
-	v := recv.v
-	for {
-		ci, ok := v.(*ssa.ChangeInterface)
-		if !ok {
-			break
-		}
-		v = ci.X
-	}
-	call, idx := resultOf(v)
-	if call == nil || call.Call.IsInvoke() || call.Call.StaticCallee() == nil {
-		return false
-	}
-	obj := funcObject(call.Call.StaticCallee())
-	if obj == nil || obj.Pkg() == nil || obj.Pkg() == e.Pkg || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
-		return false
-	}
-	s := e.Import(obj)
-	if s == nil || s.ResultMethodsAt != idx+1 {
+	call, s := e.importedResult(recv.v)
+	if s == nil {
 		return false
 	}
 	e.handOff(nil, args, pos, fr, out)
@@ -250,6 +239,35 @@ func (e *Engine) resultMethod(recv binding, name string, args []binding, pos tok
 		}
 	}
 	return true
+}
+
+// importedResult returns the call into another analysed package whose
+// result v is (through interface changes), and that function's summary,
+// when the summary lists the methods of that result (ResultMethods).
+func (e *Engine) importedResult(v ssa.Value) (*ssa.Call, *Summary) {
+	if e.Import == nil {
+		return nil, nil
+	}
+	for {
+		ci, ok := v.(*ssa.ChangeInterface)
+		if !ok {
+			break
+		}
+		v = ci.X
+	}
+	call, idx := resultOf(v)
+	if call == nil || call.Call.IsInvoke() || call.Call.StaticCallee() == nil {
+		return nil, nil
+	}
+	obj := funcObject(call.Call.StaticCallee())
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == e.Pkg || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+		return nil, nil
+	}
+	s := e.Import(obj)
+	if s == nil || s.ResultMethodsAt != idx+1 {
+		return nil, nil
+	}
+	return call, s
 }
 
 // closedIface resolves a call through an interface only this package can
