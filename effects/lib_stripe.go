@@ -22,6 +22,9 @@ func stripeLibrary() *Library {
 		for _, key := range []string{p + ".Backend.Call", p + ".Backend.CallStreaming", p + ".Backend.CallRaw", p + ".Backend.CallMultipart", p + ".RawRequestBackend.RawRequest"} {
 			l.IfaceModels[key] = sdkCall(arg(key+".method"), arg(key+".path"), "Stripe")
 		}
+		// The form package encodes parameters into url.Values; it
+		// caches its encoders in a package variable and does no I/O.
+		l.Safe = append(l.Safe, p+"/form.*")
 		// Making a backend or a client sends nothing.
 		for _, f := range []string{"GetBackend", "GetBackendWithConfig", "NewBackends", "NewBackendsWithConfig", "NewClient", "SetBackend"} {
 			l.Models[p+"."+f] = readModel
