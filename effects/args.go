@@ -40,6 +40,8 @@ func argTable() map[string]int {
 	const h = httpPath
 	add(0, "url", keys(h+".", "Get", "Head", "Post", "PostForm")...)
 	add(1, "url", keys(h+".Client.", "Get", "Head", "Post", "PostForm")...)
+	add(2, "body", h+".Post")
+	add(3, "body", h+".Client.Post")
 	add(1, "req", h+".Client.Do")
 	add(1, "req", h+".Transport.RoundTrip")
 

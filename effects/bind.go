@@ -2,6 +2,7 @@ package effects
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -105,6 +106,23 @@ func follow(b binding) binding {
 			return binding{}
 		}
 		b = pb
+	}
+	return b
+}
+
+// unfree follows a closure's captured variable to the value it was
+// bound to where the closure was made, as far as the frames say.
+func unfree(b binding) binding {
+	for i := 0; i < 16 && b.fr != nil; i++ {
+		fv, ok := b.v.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
+		j := slices.Index(b.fr.fn.FreeVars, fv)
+		if j < 0 || j >= len(b.fr.free) || !b.fr.free[j].live() {
+			break
+		}
+		b = b.fr.free[j]
 	}
 	return b
 }

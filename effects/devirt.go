@@ -54,6 +54,10 @@ func (e *Engine) concretes(v ssa.Value, fr *frame, depth int, out *[]target) boo
 		return true
 	case *ssa.ChangeInterface:
 		return e.concretes(v.X, fr, depth+1, out)
+	case *ssa.Const:
+		// A nil interface holds no value: a method called on it panics,
+		// and one handed on is never called (return nil on success).
+		return v.IsNil()
 	case *ssa.Phi:
 		for _, ed := range v.Edges {
 			if !e.concretes(ed, fr, depth+1, out) {

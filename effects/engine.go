@@ -632,6 +632,10 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				if fn := instr.Fn.(*ssa.Function); fr.ctor && fn.Parent() != nil {
 					e.ctorMade(pos, instr, fn, nil, fr, out)
 				}
+			case *ssa.Panic:
+				// What recovers it may print it (log.Printf("%v", rec)):
+				// the value is handed on as any.
+				e.handOffValue(binding{v: instr.X, fr: fr}, nil, pos, fr, out, callFlags{})
 			case *ssa.ChangeInterface:
 				e.connAsWriter(pos, instr.X, instr.Type(), fr, out)
 			case *ssa.MakeInterface:
@@ -1376,13 +1380,20 @@ func callsHelper(fn *ssa.Function) bool {
 	return found
 }
 
-// OwnErrorActs reports whether a type of this package has an Error
-// method with an effect (an error that audits itself when printed).
+// errorMethods are the methods code handed an error may call on it.
+var errorMethods = []string{"Error", "Is", "As", "Unwrap", "Format"}
+
+// OwnErrorActs reports whether an error type of this package has an
+// Error method with an effect (an error that audits itself when
+// printed), or an Is, As, Unwrap or Format method with one.
 func (e *Engine) OwnErrorActs() bool {
 	if e.ownErrorActs == 0 {
 		e.ownErrorActs = 1
-		if e.effectfulImpl(types.Universe.Lookup("error").Type(), "Error") != "" {
-			e.ownErrorActs = 2
+		for _, m := range errorMethods {
+			if e.effectfulImpl(types.Universe.Lookup("error").Type(), m) != "" {
+				e.ownErrorActs = 2
+				break
+			}
 		}
 	}
 	return e.ownErrorActs == 2

@@ -111,7 +111,7 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 				pf, isField = paramField{param: idx}, true
 			}
 			if isField {
-				for _, name := range ifaceMethodNames(it) {
+				for _, name := range handedMethodNames(it) {
 					out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: append(slices.Clone(pf.path), elemStep), Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 				}
 				if it.NumMethods() == 0 {
@@ -222,8 +222,14 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 		}
 		b.v = ci.X
 	}
+	names := handedMethodNames(it)
+	if len(names) == 0 {
+		// any: the callee may call the protocol methods (MarshalJSON,
+		// String) of what the caller put there (writeJSON(w, v any)).
+		names = fl.protocolMethods()
+	}
 	if idx, ok := rootParam(b); ok {
-		for _, name := range ifaceMethodNames(it) {
+		for _, name := range names {
 			// Reason "": dropped if the caller cannot resolve it either.
 			out.addPending(Pending{Op: OpCallMethod, Param: idx, Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 		}
@@ -231,7 +237,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	}
 	if pf, ok := paramFieldOf(b.v, b.fr); ok {
 		// A field of a struct the caller built (Options{Body: r}).
-		for _, name := range ifaceMethodNames(it) {
+		for _, name := range names {
 			out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Detach: fl.detach, DetachIf: fl.detachIf, Pos: e.pos(pos), Module: e.Module})
 		}
 		return
@@ -240,10 +246,6 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if e.Prog == nil || !e.concretes(b.v, b.fr, 0, &ts) {
 		// What another package's function returned, by its summary's
 		// ResultMethods (an error whose Error audits).
-		names := ifaceMethodNames(it)
-		if len(names) == 0 {
-			names = fl.protocolMethods()
-		}
 		for _, name := range names {
 			e.resultMethod(b, name, nil, pos, fr, out)
 		}
@@ -270,7 +272,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 // methods worth walking.
 func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interface, pos token.Pos, fr *frame, out *collector, fl callFlags) {
 	work := newCollector()
-	names := ifaceMethodNames(it)
+	names := handedMethodNames(it)
 	if len(names) == 0 {
 		e.callProtocol(t, recv, fl.protocolMethods(), pos, fr, work, 0, map[types.Type]bool{})
 	} else if e.analysedType(t) || isHandle(t) {
@@ -324,6 +326,10 @@ func (e *Engine) callProtocol(t types.Type, recv binding, names []string, pos to
 	case *types.Slice:
 		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	case *types.Map:
+		// encoding/json marshals a map's keys by their MarshalText.
+		e.callProtocol(u.Key(), binding{}, names, pos, fr, out, depth+1, seen)
+		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
+	case *types.Array:
 		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	}
 }
@@ -345,7 +351,8 @@ func (e *Engine) callObjOrWrapper(obj *types.Func, fn *ssa.Function, args []bind
 // encoding, log/slog, database/sql/driver): all of them, for a callee
 // whose package Library.Protocols does not narrow.
 var protocolMethods = []string{"String", "Error", "GoString", "Format", "MarshalJSON", "MarshalText", "MarshalBinary", "AppendText", "LogValue", "Value", "WriteTo",
-	"Scan", "UnmarshalJSON", "UnmarshalText", "UnmarshalBinary"}
+	"Scan", "UnmarshalJSON", "UnmarshalText", "UnmarshalBinary", "MarshalXML", "MarshalXMLAttr", "UnmarshalXML", "UnmarshalXMLAttr",
+	"GobEncode", "GobDecode", "Is", "As", "Unwrap"}
 
 // protocolMethods is the protocol of the callee the flags were made for.
 func (fl callFlags) protocolMethods() []string {
@@ -368,6 +375,21 @@ func ifaceMethodNames(it *types.Interface) []string {
 	var names []string
 	for i := 0; i < it.NumMethods(); i++ {
 		names = append(names, it.Method(i).Name())
+	}
+	return names
+}
+
+// handedMethodNames are the methods code handed a value as it may call:
+// the interface's own, and those the libraries may find on it by a type
+// assertion (Library.Optional).
+func handedMethodNames(it *types.Interface) []string {
+	names := ifaceMethodNames(it)
+	for i := 0; i < it.NumMethods(); i++ {
+		for _, o := range lib().optional[it.Method(i).Name()] {
+			if !slices.Contains(names, o) {
+				names = append(names, o)
+			}
+		}
 	}
 	return names
 }

@@ -123,6 +123,11 @@ func methodSlot(t types.Type, name string) string {
 // value. With reason "", a caller that cannot resolve it either drops it.
 // Function values handed to the method count here (it may call them).
 func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	if recv = unfree(recv); recv.fr != nil {
+		// A closure's captured variable is the value it was bound to: a
+		// parameter of the function that made the closure.
+		fr = recv.fr
+	}
 	pf, ok := paramFieldOf(recv.v, fr)
 	if idx, isParam := rootParam(assertedParam(recv)); isParam {
 		pf, ok = paramField{param: idx}, true
@@ -175,11 +180,28 @@ func (e *Engine) effectfulImpl(t types.Type, name string) string {
 		if fn == nil || pkgOf(fn) != e.Pkg {
 			continue
 		}
-		if s := e.local(fn); s != nil && len(s.Effects)+len(s.Pending) > 0 {
+		if s := e.local(fn); s != nil && acts(s) {
 			return types.TypeString(cand, func(p *types.Package) string { return "" })
 		}
 	}
 	return ""
+}
+
+// acts reports whether a summary has a site that counts on its own: an
+// effect, or a pending site other than a method call on a parameter that
+// its caller drops when it cannot resolve it either (a wrapper's
+// WriteHeader calling the ResponseWriter it wraps, which is itself
+// judged where it is made).
+func acts(s *Summary) bool {
+	if len(s.Effects) > 0 {
+		return true
+	}
+	for i := range s.Pending {
+		if p := &s.Pending[i]; p.Op != OpCallMethod || p.Reason != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // implementersOf lists the types of this package that implement it: its

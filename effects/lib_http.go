@@ -27,6 +27,17 @@ func httpLibrary() *Library {
 		l.Models[p+"."+name] = sendURL(arg(p+"."+name+".url"), m, false)
 		l.Models[p+".Client."+name] = sendURL(arg(p+".Client."+name+".url"), m, true)
 	}
+	// Post reads its body while it sends: the reader's Read (or
+	// WriteTo) runs then.
+	for _, key := range []string{p + ".Post", p + ".Client.Post"} {
+		send, body := l.Models[key], arg(key+".body")
+		l.Models[key] = func(c *callSite) {
+			send(c)
+			if body < len(c.args) {
+				c.e.handOffValue(c.args[body], nil, c.pos, c.fr, c.out, callFlags{})
+			}
+		}
+	}
 	do, rt := arg(p+".Client.Do.req"), arg(p+".Transport.RoundTrip.req")
 	l.Models[p+".Client.Do"] = func(c *callSite) { c.viaClient(func(c *callSite) { c.e.sendRequest(do, c) }) }
 	l.Models[p+".Transport.RoundTrip"] = func(c *callSite) { c.e.sendRequest(rt, c) }

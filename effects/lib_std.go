@@ -42,11 +42,22 @@ func stdLibrary() *Library {
 		// marshals and unmarshals, runtime calls nothing (KeepAlive,
 		// SetFinalizer's object).
 		Protocols: map[string][]string{
-			"fmt":           {"String", "Error", "GoString", "Format"},
+			"fmt":           {"String", "Error", "GoString", "Format", "Scan"},
 			"log":           {"String", "Error", "GoString", "Format"},
 			"log/slog":      {"String", "Error", "GoString", "Format", "LogValue", "MarshalJSON", "MarshalText", "AppendText"},
 			"encoding/json": {"MarshalJSON", "MarshalText", "AppendText", "UnmarshalJSON", "UnmarshalText"},
+			"encoding/xml":  {"MarshalXML", "MarshalXMLAttr", "MarshalText", "UnmarshalXML", "UnmarshalXMLAttr", "UnmarshalText"},
+			"encoding/gob":  {"GobEncode", "GobDecode", "MarshalBinary", "UnmarshalBinary"},
 			"runtime":       {},
+		},
+		// What the standard library asks a value for beyond the
+		// interface it is handed as: io.Copy and io.WriteString look for
+		// WriterTo, ReaderFrom and StringWriter; errors.Is, As and Unwrap,
+		// and fmt's %v of an error, look for Is, As, Unwrap and Format.
+		Optional: map[string][]string{
+			"Write": {"WriteString", "ReadFrom"},
+			"Read":  {"WriteTo"},
+			"Error": {"Is", "As", "Unwrap", "Format"},
 		},
 		Extracts: map[string]strModel{"net/url.JoinPath": joinPathPrefix},
 		// Calls that keep what they are handed and run it after they

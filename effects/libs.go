@@ -36,7 +36,12 @@ type Library struct {
 	// value they are handed as any (fmt: String, Error, GoString,
 	// Format). A package with no row may call any protocol method.
 	Protocols map[string][]string
-	Strings   map[string]strModel
+	// Optional: method name → the methods the library may find on a
+	// value it is handed through an interface with that method, by a
+	// type assertion (io.Copy asking an io.Reader for WriteTo, errors.Is
+	// asking an error for Is): they count as called too.
+	Optional map[string][]string
+	Strings  map[string]strModel
 	Extracts  map[string]strModel // the first result of a multi-result call
 	Prepares  map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
 	Safe      []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
@@ -106,7 +111,7 @@ type registry struct {
 	models, ifaceModels map[string]model
 	runners             map[string]bool
 	strings, extracts   map[string]strModel
-	protocols           map[string][]string
+	protocols, optional map[string][]string
 	prepares            map[string]int
 	retains             map[string]int
 	keepsInRecv         map[string]int
@@ -137,7 +142,7 @@ func lib() *registry {
 func buildRegistry() *registry {
 	r := &registry{
 		models: map[string]model{}, ifaceModels: map[string]model{}, runners: map[string]bool{},
-		strings: map[string]strModel{}, extracts: map[string]strModel{}, protocols: map[string][]string{},
+		strings: map[string]strModel{}, extracts: map[string]strModel{}, protocols: map[string][]string{}, optional: map[string][]string{},
 		prepares: map[string]int{}, retains: map[string]int{}, keepsInRecv: map[string]int{}, returnsKept: map[string]bool{}, safe: map[string]bool{},
 		handles: map[string]bool{}, benign: map[string]bool{}, readers: map[string]bool{},
 		txBegins: map[string]bool{}, txCommits: map[string]bool{}, txHandles: map[string]bool{},
@@ -155,6 +160,9 @@ func buildRegistry() *registry {
 		}
 		for k, m := range l.Protocols {
 			r.protocols[k] = m
+		}
+		for k, m := range l.Optional {
+			r.optional[k] = append(r.optional[k], m...)
 		}
 		for k, m := range l.Strings {
 			r.strings[k] = m

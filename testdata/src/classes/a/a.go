@@ -306,11 +306,12 @@ func (s *Server) ConfiguredSinkMethodValue(ctx context.Context) error {
 	return repo.Emit(s.bus, "payout.deleted") // want `ConfiguredSinkMethodValue (dispatches webhook "payout.deleted"|calls Dispatch through the interface repo.Publisher)`
 }
 
-// PRECISION GAP (honestly unprovable, whatever the grant): a method value bound from an interface parameter is not resolved at the caller.
+// The twin's grant allows the webhook: the method value bound from the
+// interface parameter is resolved at the caller.
 //
 //agent:operable grant=Wide
 func (s *Server) ConfiguredSinkMethodValueTwin(ctx context.Context) error {
-	return repo.Emit(s.bus, "payout.deleted") // want `ConfiguredSinkMethodValueTwin calls Dispatch through the interface repo.Publisher`
+	return repo.Emit(s.bus, "payout.deleted")
 }
 
 // --- A14b: the same bus promoted through an embedding decorator, called

@@ -1,0 +1,248 @@
+package f
+
+import (
+	"database/sql"
+	"encoding/gob"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// --- F32: methods the standard library finds on a value by a type
+// assertion, beyond the interface it was handed as (io.Copy asking for
+// WriterTo and ReaderFrom, io.WriteString for StringWriter, errors.Is
+// for Is), and protocol methods of encoding/xml, encoding/gob, a JSON
+// map's keys and a panic's value. Each writes "audit"; each twin's type
+// has the same methods and does nothing.
+
+type auditDoc struct{ db *sql.DB }
+
+func (d auditDoc) audit()                             { d.db.Exec("INSERT INTO audit (line) VALUES ($1)", "x") }
+func (d auditDoc) MarshalJSON() ([]byte, error)       { d.audit(); return []byte(`{}`), nil }
+func (d auditDoc) MarshalText() ([]byte, error)       { d.audit(); return []byte("k"), nil }
+func (d auditDoc) GobEncode() ([]byte, error)         { d.audit(); return nil, nil }
+func (d auditDoc) Read(p []byte) (int, error)         { return 0, io.EOF }
+func (d auditDoc) WriteTo(w io.Writer) (int64, error) { d.audit(); return 0, nil }
+func (d auditDoc) Write(p []byte) (int, error)        { return len(p), nil }
+func (d auditDoc) ReadFrom(r io.Reader) (int64, error) {
+	d.audit()
+	return 0, nil
+}
+func (d auditDoc) WriteString(s string) (int, error) { d.audit(); return len(s), nil }
+func (d auditDoc) MarshalXML(e *xml.Encoder, st xml.StartElement) error {
+	d.audit()
+	return e.EncodeElement("v", st)
+}
+func (d auditDoc) Error() string        { return "denied" }
+func (d auditDoc) Is(target error) bool { d.audit(); return false }
+
+type quietDoc struct{ n int }
+
+func (d quietDoc) MarshalJSON() ([]byte, error)       { return []byte(`{}`), nil }
+func (d quietDoc) MarshalText() ([]byte, error)       { return []byte("k"), nil }
+func (d quietDoc) GobEncode() ([]byte, error)         { return nil, nil }
+func (d quietDoc) Read(p []byte) (int, error)         { return 0, io.EOF }
+func (d quietDoc) WriteTo(w io.Writer) (int64, error) { return 0, nil }
+func (d quietDoc) Write(p []byte) (int, error)        { return len(p), nil }
+func (d quietDoc) ReadFrom(r io.Reader) (int64, error) {
+	return 0, nil
+}
+func (d quietDoc) WriteString(s string) (int, error) { return len(s), nil }
+func (d quietDoc) MarshalXML(e *xml.Encoder, st xml.StartElement) error {
+	return e.EncodeElement("v", st)
+}
+func (d quietDoc) Error() string        { return "denied" }
+func (d quietDoc) Is(target error) bool { return false }
+
+// Types with one protocol method each, so each encoder is tried alone.
+type xmlOnly struct{ db *sql.DB }
+
+func (d xmlOnly) MarshalXML(e *xml.Encoder, st xml.StartElement) error {
+	d.db.Exec("INSERT INTO audit (line) VALUES ($1)", "xml")
+	return e.EncodeElement("v", st)
+}
+
+type gobOnly struct{ db *sql.DB }
+
+func (d gobOnly) GobEncode() ([]byte, error) {
+	d.db.Exec("INSERT INTO audit (line) VALUES ($1)", "gob")
+	return nil, nil
+}
+
+var errDenied = errors.New("denied")
+
+// writeJSON is the reply helper most services have: v is any.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+//agent:operable grant=Refunds
+func JSONViaHelper(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, auditDoc{db: db}) // want `JSONViaHelper writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func JSONViaHelperTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, quietDoc{})
+}
+
+//agent:operable grant=Refunds
+func CopyWriterTo(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	io.Copy(w, auditDoc{db: db}) // want `CopyWriterTo writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func CopyReaderFrom(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	io.Copy(auditDoc{db: db}, strings.NewReader("x")) // want `CopyReaderFrom writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func CopyTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	io.Copy(w, quietDoc{})
+	io.Copy(quietDoc{}, strings.NewReader("x"))
+	io.WriteString(quietDoc{}, "x")
+}
+
+//agent:operable grant=Refunds
+func WriteStringMethod(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	io.WriteString(auditDoc{db: db}, "x") // want `WriteStringMethod writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func ErrorsIs(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	if errors.Is(auditDoc{db: db}, errDenied) { // want `ErrorsIs writes "audit"`
+		w.WriteHeader(http.StatusForbidden)
+	}
+}
+
+//agent:operable grant=Refunds
+func ErrorsIsTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	if errors.Is(quietDoc{}, errDenied) {
+		w.WriteHeader(http.StatusForbidden)
+	}
+}
+
+//agent:operable grant=Refunds
+func XMLMarshal(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	b, _ := xml.Marshal(xmlOnly{db: db}) // want `XMLMarshal writes "audit"`
+	w.Write(b)
+}
+
+//agent:operable grant=Refunds
+func GobEncode(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	gob.NewEncoder(w).Encode(gobOnly{db: db}) // want `GobEncode writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func EncodersTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	b, _ := xml.Marshal(quietDoc{})
+	w.Write(b)
+	gob.NewEncoder(w).Encode(quietDoc{})
+	b, _ = json.Marshal(map[quietDoc]int{{}: 1})
+	w.Write(b)
+}
+
+//agent:operable grant=Refunds
+func JSONMapKey(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	b, _ := json.Marshal(map[auditDoc]int{{db: db}: 1}) // want `JSONMapKey writes "audit"`
+	w.Write(b)
+}
+
+//agent:operable grant=Refunds
+func PanicValue(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			log.Printf("recovered: %v", rec)
+		}
+	}()
+	panic(auditDoc{db: db}) // want `PanicValue writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func PanicValueTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			log.Printf("recovered: %v", rec)
+		}
+	}()
+	panic(quietDoc{})
+}
+
+// --- F33: http.Post reads its body while it sends.
+
+//agent:operable grant=Refunds
+func PostBody(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	http.Post(stripe, "text/plain", auditDoc{db: db}) // want `PostBody writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func PostBodyTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	http.Post(stripe, "text/plain", strings.NewReader("x"))
+}
+
+// --- F34: an error a helper of this package returns on one branch and
+// nil on the other (validation code), printed by the handler.
+
+type loudErr struct{ db *sql.DB }
+
+func (e loudErr) Error() string {
+	e.db.Exec("INSERT INTO audit (line) VALUES ($1)", "invalid")
+	return "invalid"
+}
+
+func validate(db *sql.DB, id string) error {
+	if id == "" {
+		return loudErr{db: db}
+	}
+	return nil
+}
+
+func validateQuiet(id string) error {
+	if id == "" {
+		return quietDoc{}
+	}
+	return nil
+}
+
+//agent:operable grant=Refunds
+func ValidateLogged(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	if err := validate(db, r.FormValue("id")); err != nil {
+		log.Printf("invalid: %v", err) // want `ValidateLogged writes "audit"`
+	}
+}
+
+//agent:operable grant=Refunds
+func ValidateLoggedTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	if err := validateQuiet(r.FormValue("id")); err != nil {
+		log.Printf("invalid: %v", err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	}
+}
+
+// --- F35 (clean): a closure writes the reply through the handler's own
+// ResponseWriter while the package has a wrapper type whose WriteHeader
+// only delegates: the closure's w is the handler's.
+
+type statusRW struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRW) WriteHeader(c int) { s.code = c; s.ResponseWriter.WriteHeader(c) }
+
+var _ http.ResponseWriter = &statusRW{}
+
+//agent:operable grant=Refunds
+func ClosureWritesHeader(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	var once sync.Once
+	once.Do(func() { w.WriteHeader(http.StatusNoContent) })
+	mux := http.NewServeMux()
+	mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+}
