@@ -42,10 +42,10 @@ type Library struct {
 	// asking an error for Is): they count as called too.
 	Optional map[string][]string
 	Strings  map[string]strModel
-	Extracts  map[string]strModel // the first result of a multi-result call
-	Prepares  map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
-	Safe      []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
-	Retains   map[string]int      // FuncKey → the argument it runs after returning (receiver counted; -1: all)
+	Extracts map[string]strModel // the first result of a multi-result call
+	Prepares map[string]int      // calls that prepare a statement: the SQL argument (receiver counted)
+	Safe     []string            // FuncKeys, "pkgpath.Type.*" or "pkgpath.*": neither effect nor model needed
+	Retains  map[string]int      // FuncKey → the argument it runs after returning (receiver counted; -1: all)
 	// KeepsInRecv: FuncKey → the argument the method keeps in its
 	// receiver (receiver counted; -1: all), to run whenever the receiver's owner says: the
 	// work outlives the request if the receiver does.
