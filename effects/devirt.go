@@ -408,7 +408,7 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 				return false
 			}
 		case *ssa.MakeInterface:
-			if !readOnlyUses(r, 0) {
+			if !readOnlyUses(r, 0) && !onlyUsedBy(r, except) {
 				return false // &v handed on as an interface: json.Unmarshal(b, &v) writes it
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -417,6 +417,12 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 		}
 	}
 	return true
+}
+
+// onlyUsedBy reports whether v's one use is the instruction in.
+func onlyUsedBy(v ssa.Value, in ssa.Instruction) bool {
+	refs := v.Referrers()
+	return in != nil && refs != nil && len(*refs) == 1 && (*refs)[0] == in
 }
 
 // readOnlyCallees only read what their interface arguments point to.

@@ -132,22 +132,66 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 	if idx, isParam := rootParam(assertedParam(recv)); isParam {
 		pf, ok = paramField{param: idx}, true
 	}
+	pfs := []paramField{pf}
 	if !ok {
-		return false
+		// A field of a struct built where the analysis sees it, holding a
+		// parameter (a status-recording wrapper around the handler's own
+		// ResponseWriter, whose promoted Write calls the wrapped one).
+		base, path := fieldPath(recv.v)
+		if len(path) == 0 {
+			return false
+		}
+		// The struct is handed to the call the walk is inside of (its
+		// frame's current instruction): that call reads it.
+		var except ssa.Instruction
+		if _, afr, ok := allocOf(base, fr, 0); ok {
+			except = afr.cur
+		}
+		done, up, found := e.fieldsOf(binding{v: base, fr: fr}, path, except)
+		if !found || len(done) > 0 || len(up) == 0 {
+			return false
+		}
+		pfs = up
 	}
-	p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
-	if reason != "" {
-		p.Slot = methodSlot(recv.v.Type(), name)
-	}
+	var recs []Arg
 	for _, a := range args {
 		rec := e.recordArg(a)
 		if rec.Param == 0 {
 			e.handOffValue(a, nil, pos, fr, out, callFlags{})
 		}
-		p.Args = append(p.Args, rec)
+		recs = append(recs, rec)
 	}
-	out.addPending(p)
+	for _, pf := range pfs {
+		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Args: recs}
+		if reason != "" {
+			p.Slot = methodSlot(recv.v.Type(), name)
+		}
+		out.addPending(p)
+	}
 	return true
+}
+
+// fieldPath peels the struct field reads off v: the value they start
+// from, and the fields read, outermost first.
+func fieldPath(v ssa.Value) (ssa.Value, []int) {
+	var path []int
+	for i := 0; i < 8; i++ {
+		switch x := v.(type) {
+		case *ssa.Field:
+			path = append(path, x.Field)
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				path = append(path, fa.Field)
+				v = fa.X
+				continue
+			}
+		}
+		break
+	}
+	slices.Reverse(path)
+	return v, path
 }
 
 // benignUnresolved handles a call through a benign interface (io.Closer,

@@ -80,7 +80,7 @@ func stdLibrary() *Library {
 		BenignIfaces: []string{
 			"io.*", "io/fs.*",
 			"net/http.ResponseWriter", "net/http.Flusher", "net/http.Pusher", "net/http.CloseNotifier", "net/http.Hijacker",
-			"context.Context", "error", "fmt.Stringer", "fmt.State", "fmt.Formatter", "fmt.GoStringer",
+			"context.Context", "error", "fmt.Stringer", "fmt.State", "fmt.ScanState", "fmt.Scanner", "fmt.Formatter", "fmt.GoStringer",
 			"sort.Interface", "container/heap.Interface",
 			"hash.Hash", "hash.Hash32", "hash.Hash64", "crypto.Signer", "crypto.Decrypter", "cipher.Block", "crypto/cipher.Block", "crypto/cipher.AEAD", "crypto/cipher.Stream",
 			"encoding/json.Marshaler", "encoding/json.Unmarshaler",

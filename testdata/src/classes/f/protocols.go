@@ -246,3 +246,31 @@ func ClosureWritesHeader(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/x", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 }
+
+// --- F36: a status-recording wrapper around the handler's own
+// ResponseWriter handed to a reply helper: its promoted Write is the
+// wrapped writer's (clean); a wrapper of this package whose Write audits
+// is not (another type of the package implementing Write with an effect
+// must not make the clean one unprovable).
+
+type auditingRW struct {
+	http.ResponseWriter
+	db *sql.DB
+}
+
+func (a *auditingRW) Write(p []byte) (int, error) {
+	a.db.Exec("INSERT INTO audit (line) VALUES ($1)", string(p))
+	return a.ResponseWriter.Write(p)
+}
+
+func render(w http.ResponseWriter, body string) { io.WriteString(w, body) }
+
+//agent:operable grant=Refunds
+func RenderStatusRecorded(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	render(&statusRW{ResponseWriter: w}, "hello")
+}
+
+//agent:operable grant=Refunds
+func RenderAudited(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	render(&auditingRW{ResponseWriter: w, db: db}, "hello") // want `RenderAudited writes "audit"`
+}
