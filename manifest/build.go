@@ -209,23 +209,7 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 	for _, fn := range order {
 		h := handlers[fn]
 		if more := extra[fn]; len(more) > 0 {
-			// Vet mode may have seen the literal already, through the
-			// helper's call (Summary.Made): that site is not added twice.
-			type site struct {
-				kind, subject, method, reason string
-				pos                           effects.Position
-			}
-			have := map[site]bool{}
-			for _, e := range h.Effects {
-				have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] = true
-			}
-			effs := slices.Clone(h.Effects)
-			for _, e := range more {
-				if !have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] {
-					effs = append(effs, e)
-				}
-			}
-			h.Effects = effs
+			h.Effects = withExtra(h.Effects, more)
 		}
 		h.Effects = res.resolve(h.Effects, 0)
 		sortEffectList(h.Effects)
@@ -280,7 +264,7 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			if !ok {
 				effs, ok = b.factEffects(f)
 			}
-			effs = res.resolve(append(effs, extra[f]...), 0)
+			effs = res.resolve(withExtra(effs, extra[f]), 0)
 			sortEffectList(effs)
 			if r := b.results[f.Pkg()]; !ok && (r == nil || !r.NoSinks) {
 				// Not computed here (a dependency's handler, or a package
@@ -375,6 +359,30 @@ func (b *builder) factEffects(f *types.Func) ([]effects.Effect, bool) {
 		return nil, true // analysed, and its summary is empty
 	}
 	return analyzer.FactEffects(b.cfg, b.module, f, &s), true
+}
+
+// withExtra adds to a handler's effects those of a literal a helper made
+// for it, but not a site vet mode already saw through the helper's call
+// (Summary.Made), which differs only in its chain.
+func withExtra(effs, more []effects.Effect) []effects.Effect {
+	if len(more) == 0 {
+		return effs
+	}
+	type site struct {
+		kind, subject, method, reason string
+		pos                           effects.Position
+	}
+	have := map[site]bool{}
+	for _, e := range effs {
+		have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] = true
+	}
+	out := slices.Clone(effs)
+	for _, e := range more {
+		if !have[site{e.Kind, e.Subject, e.Method, e.Reason, e.Pos}] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // topDeclared is the declared function a literal is defined in.

@@ -161,14 +161,23 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 						}
 						for _, el := range sliceElems(sl) {
 							td := &toolDecl{}
+							// A constructor of the ServerTool: the handler is
+							// the constructor (SPEC §3); a ServerTool literal:
+							// the function its Handler field holds.
+							hs := handlerFuncs(el, isHandler, 0)
 							if a := allocOf(el, 0); a != nil {
 								for _, st := range fieldStores(a) {
-									if st.field == "Tool" {
+									switch st.field {
+									case "Tool":
 										td = mcpGoTool(st.val)
+									case "Handler":
+										if len(hs) == 0 {
+											hs = handlerFuncs(st.val, isHandler, 0)
+										}
 									}
 								}
 							}
-							regs = append(regs, registration{pos: call.Pos(), handlers: handlerFuncs(el, isHandler, 0), tool: td})
+							regs = append(regs, registration{pos: call.Pos(), handlers: hs, tool: td})
 						}
 						continue
 					}
@@ -609,6 +618,13 @@ func fieldStores(alloc *ssa.Alloc) []fieldStore {
 
 // mcpGoTool reads mcp-go's mcp.NewTool(name, opts...): the name, and the
 // hint options over the library's explicit defaults.
+// isNewTool reports whether v is a call of mcp-go's mcp.NewTool: the
+// SDK's way to write a tool literal.
+func isNewTool(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	return ok && calleeKey(&call.Call) == mcpGo+"/mcp.NewTool"
+}
+
 func mcpGoTool(v ssa.Value) *toolDecl {
 	t := &toolDecl{}
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/authvet/authvet/analyzer"
@@ -15,7 +16,20 @@ import (
 // buildOrSkip builds the manifest of a testdata module; a module that
 // needs the module proxy is skipped, with the reason, only when the
 // proxy cannot be reached.
+// built memoises buildOrSkip per directory: tests only read a manifest.
+var built sync.Map // dir → *Manifest
+
 func buildOrSkip(t *testing.T, dir string) *Manifest {
+	t.Helper()
+	if m, ok := built.Load(dir); ok {
+		return m.(*Manifest)
+	}
+	m := buildOnce(t, dir)
+	built.Store(dir, m)
+	return m
+}
+
+func buildOnce(t *testing.T, dir string) *Manifest {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -194,8 +208,9 @@ func TestMCPModule(t *testing.T) {
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
 	// (gh_me, hook_save, hub_custom, hub_loud, hub_me and save, at 4-8
-	// and 10, are TestSlots'.)
-	if len(m.AnnotationConflicts) != 11 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// and 10, are TestSlots'; x_drop_export and x_wipe_table, at 11-12,
+	// TestMCPGoBulk's.)
+	if len(m.AnnotationConflicts) != 13 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
@@ -433,5 +448,42 @@ func TestSlotValuesCycle(t *testing.T) {
 	}
 	if v := x.values("p.D.F"); !v.unknown {
 		t.Errorf("p.D.F copies a field holding an unknown value: %+v", v)
+	}
+}
+
+// TestMCPGoBulk runs on mcp-go's bulk shapes: ServerTool literals handed
+// to AddTools, and a table of them ranged over into AddTool. Each tool is
+// paired with its handler, so a read-only claim the code contradicts is
+// a conflict, and a reader's claim stands.
+func TestMCPGoBulk(t *testing.T) {
+	m := buildOrSkip(t, "testdata/mcpmod")
+	pkg := "example.com/mcpmod/tools."
+	for fn, want := range map[string]struct {
+		tool     string
+		readOnly bool
+	}{
+		"(*Server).XDropExport":  {"x_drop_export", false},
+		"(*Server).XListExports": {"x_list_exports", true},
+		"(*Server).XWipeTable":   {"x_wipe_table", false},
+		"(*Server).XCountTable":  {"x_count_table", true},
+	} {
+		a := action(t, m, pkg+fn)
+		if a.Tool == nil || a.Tool.Name != want.tool || a.Tool.DerivedAnnotations == nil || a.Tool.DerivedAnnotations.ReadOnlyHint != want.readOnly {
+			t.Errorf("%s: %+v", fn, a.Tool)
+		}
+	}
+	conflicts := map[string]bool{}
+	for _, c := range m.AnnotationConflicts {
+		conflicts[c.Tool] = true
+	}
+	for tool, want := range map[string]bool{"x_drop_export": true, "x_wipe_table": true, "x_list_exports": false, "x_count_table": false} {
+		if conflicts[tool] != want {
+			t.Errorf("conflict on %s: %v, want %v", tool, conflicts[tool], want)
+		}
+	}
+	for _, u := range m.UngovernedTools {
+		if u.Tool == "" || strings.HasPrefix(u.Tool, "x_") {
+			t.Errorf("unresolved or ungoverned bulk tool: %+v", u)
+		}
 	}
 }

@@ -19,11 +19,15 @@ import (
 // carrierTypes collects the named types of the module whose values an
 // AddTool argument is read from: through fields, elements, loads, local
 // copies and the receiver of a method call that returns it.
+// sdkCarriers are the SDKs' own types that carry a tool and its handler
+// together (mcp-go's ServerTool, ranged over from a table into AddTool).
+var sdkCarriers = map[string]bool{mcpGo + "/server.ServerTool": true}
+
 func carrierTypes(v ssa.Value, module map[*types.Package]bool, out map[types.Type]bool, depth int) {
 	if depth > 12 || v == nil {
 		return
 	}
-	if n := namedOf(v.Type()); n != nil && n.Obj().Pkg() != nil && module[n.Obj().Pkg()] {
+	if n := namedOf(v.Type()); n != nil && n.Obj().Pkg() != nil && (module[n.Obj().Pkg()] || sdkCarriers[typeKey(n)]) {
 		out[n.Origin()] = true
 	}
 	switch x := v.(type) {
@@ -273,7 +277,7 @@ func literalPair(alloc *ssa.Alloc, fn *ssa.Function, isHandler func(*types.Func)
 			handler = st.val
 		}
 	}
-	if tool == nil || handler == nil || allocOf(tool, 0) == nil {
+	if tool == nil || handler == nil || allocOf(tool, 0) == nil && !isNewTool(tool) {
 		return registration{}, false
 	}
 	td := sdkTool(tool)
