@@ -326,6 +326,12 @@ func resultFuncs(call *ssa.Call, i int, isHandler func(*types.Func) bool, depth 
 			out = append(out, handlerFuncs(ret.Results[i], isHandler, depth+1)...)
 		}
 	}
+	if obj := declared(fn); len(out) == 0 && obj != nil && len(fn.AnonFuncs) > 0 {
+		// A constructor with no directive that returns a literal it made
+		// (directly, or through a helper it hands it to): the handler is
+		// the constructor, whose effects count its literals as called.
+		return []*types.Func{obj}
+	}
 	return out
 }
 

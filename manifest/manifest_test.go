@@ -154,7 +154,7 @@ func TestMCPModule(t *testing.T) {
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
 	// AddTool is not an unresolved tool. (Nine more are TestSlots'.)
-	if len(m.UngovernedTools) != 16 {
+	if len(m.UngovernedTools) != 18 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -208,9 +208,9 @@ func TestMCPModule(t *testing.T) {
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
 	// (gh_me, hook_save, hub_custom, hub_loud, hub_me and save, at 4-8
-	// and 10, are TestSlots'; x_drop_export and x_wipe_table, at 11-12,
-	// TestMCPGoBulk's.)
-	if len(m.AnnotationConflicts) != 13 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// and 10, are TestSlots'; x_drop_export, x_wipe_table and z_wipe, at
+	// 11-13, TestMCPGoBulk's.)
+	if len(m.AnnotationConflicts) != 14 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
@@ -485,5 +485,23 @@ func TestMCPGoBulk(t *testing.T) {
 		if u.Tool == "" || strings.HasPrefix(u.Tool, "x_") {
 			t.Errorf("unresolved or ungoverned bulk tool: %+v", u)
 		}
+	}
+
+	// Handlers a constructor with no directive returns: the constructor
+	// is named, with its literal's effects; a ping reads, a wipe writes.
+	for _, u := range m.UngovernedTools {
+		switch u.Tool {
+		case "z_ping":
+			if u.Handler != pkg+"pingTool" || u.Mutating || len(u.Effects) != 0 || u.Caveat != "" {
+				t.Errorf("z_ping: %+v", u)
+			}
+		case "z_wipe":
+			if u.Handler != pkg+"wipeTool" || !u.Mutating || len(u.Effects) == 0 || u.Effects[0].Subject != "notes" {
+				t.Errorf("z_wipe: %+v", u)
+			}
+		}
+	}
+	if !conflicts["z_wipe"] || conflicts["z_ping"] {
+		t.Errorf("conflicts: %v", conflicts)
 	}
 }

@@ -59,3 +59,24 @@ func RegisterBulk(gosrv *server.MCPServer, s *Server) {
 		gosrv.AddTool(t.Tool, t.Handler)
 	}
 }
+
+// Handlers made by constructors with no directive: the tools are
+// ungoverned, with the effects of the literal each constructor returns.
+func pingTool(s *Server) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		return mcpgo.NewToolResultText("pong"), s.db.PingContext(ctx)
+	}
+}
+
+func wipeTool(s *Server) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		_, err := s.db.ExecContext(ctx, "DELETE FROM notes WHERE tenant_id = $1", 1)
+		return mcpgo.NewToolResultText("wiped"), err
+	}
+}
+
+// RegisterMade registers them.
+func RegisterMade(gosrv *server.MCPServer, s *Server) {
+	gosrv.AddTool(mcpgo.NewTool("z_ping", mcpgo.WithReadOnlyHintAnnotation(true)), pingTool(s))
+	gosrv.AddTool(mcpgo.NewTool("z_wipe", mcpgo.WithReadOnlyHintAnnotation(true)), wipeTool(s))
+}
