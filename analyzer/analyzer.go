@@ -282,8 +282,9 @@ func (a *run) analyse() {
 			var f KeepsFact
 			return fn.Pkg() != a.pass.Pkg && a.pass.ImportPackageFact(fn.Pkg(), &f) && resultKept(&f, t)
 		},
-		LocalSource:   localSource(a.pass),
-		ErrorsActDeps: errorsActDeps(a.pass),
+		LocalSource:          localSource(a.pass),
+		DefaultClientRewired: DefaultClientRewired,
+		ErrorsActDeps:        errorsActDeps(a.pass),
 	}
 	sums := eng.Summaries(fns)
 	if eng.OwnErrorActs() {

@@ -93,6 +93,11 @@ type Engine struct {
 	// followed like a benign interface's (errorsAct); otherwise they are
 	// ignored, which is what keeps them cheap.
 	ErrorsActDeps bool
+	// DefaultClientRewired: a package of the program, seen by a driver
+	// that loads it whole, rewires http.DefaultClient or
+	// http.DefaultTransport; sending through the default client proves
+	// no URL.
+	DefaultClientRewired bool
 
 	summaries map[*ssa.Function]*Summary
 	state     map[*ssa.Function]uint8

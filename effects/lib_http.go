@@ -271,6 +271,10 @@ func (e *Engine) defaultClientChanged() bool {
 		return e.defaultClient == 2
 	}
 	e.defaultClient = 1
+	if e.DefaultClientRewired {
+		e.defaultClient = 2
+		return true
+	}
 	if e.Prog == nil {
 		return false
 	}

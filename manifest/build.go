@@ -68,9 +68,11 @@ func Build(opts Options) (*Manifest, error) {
 		slices.Sort(loadErrs)
 		return nil, &LoadError{Msgs: slices.Compact(loadErrs)}
 	}
-	prevKeep, prevModule := analyzer.KeepResults, analyzer.KeepModule
-	analyzer.KeepResults, analyzer.KeepModule = true, module
-	defer func() { analyzer.KeepResults, analyzer.KeepModule = prevKeep, prevModule }()
+	prevKeep, prevModule, prevRewired := analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired
+	analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired = true, module, analyzer.ProgramRewiresDefaultClient(pkgs)
+	defer func() {
+		analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired = prevKeep, prevModule, prevRewired
+	}()
 	analyzer.TakeSlots() // none of an earlier run's
 	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
 	slots := analyzer.TakeSlots()

@@ -414,3 +414,77 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("SARIF does not validate: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestDefaultClientRewired: a package linked only by main rewires
+// http.DefaultClient's transport at start-up. Standalone, which loads the
+// whole program, no longer proves the URL of a call through the default
+// client; a package that only tunes the default transport's pool leaves
+// it proved.
+func TestDefaultClientRewired(t *testing.T) {
+	bin := buildTool(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const api = `package api
+
+import (
+	"net/http"
+
+	"github.com/authvet/authvet/grant"
+)
+
+var Partner = grant.Grant{Outbound: []string{"https://api.partner.example/v1/"}, Reversibility: grant.Compensable}
+
+//agent:operable grant=Partner
+func Ping(w http.ResponseWriter, r *http.Request) {
+	resp, err := http.Get("https://api.partner.example/v1/ping")
+	if err == nil {
+		resp.Body.Close()
+	}
+}
+`
+	const mainSrc = `package main
+
+import (
+	"net/http"
+
+	"example.com/rw/api"
+	_ "example.com/rw/egress"
+)
+
+func main() { http.HandleFunc("/ping", api.Ping) }
+`
+	for _, c := range []struct {
+		name, egress string
+		want         int
+	}{
+		{"rewired", "package egress\n\nimport (\n\t\"net/http\"\n\t\"net/url\"\n)\n\nfunc init() {\n\tu, _ := url.Parse(\"http://proxy.internal:3128\")\n\thttp.DefaultClient.Transport = &http.Transport{Proxy: http.ProxyURL(u)}\n}\n", 1},
+		{"tuned", "package egress\n\nimport \"net/http\"\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 64\n}\n", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(dir, "go.mod", "module example.com/rw\n\ngo 1.26.0\n\nrequire github.com/authvet/authvet v0.0.0\n\nreplace github.com/authvet/authvet => "+root+"\n")
+			write(dir, "api/api.go", api)
+			write(dir, "egress/egress.go", c.egress)
+			write(dir, "main.go", mainSrc)
+			out, errOut, code := run(t, dir, bin, "./...")
+			if code != c.want {
+				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.want, out, errOut)
+			}
+			if c.want == 1 && !strings.Contains(out, "Ping") {
+				t.Errorf("no finding on Ping:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,97 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/types"
+	"golang.org/x/tools/go/packages"
+)
+
+// DefaultClientRewired is set by a driver that loads the whole program
+// (the standalone command, authvet manifest) when a package of it stores
+// into http.DefaultClient, one of its fields, or http.DefaultTransport
+// (an egress package's init setting a proxy, linked by main). Every call
+// that sends through the default client then sends where that package
+// says: it proves no URL. Under go vet a package sees only what it
+// imports, and only its own such stores count.
+var DefaultClientRewired bool
+
+// RewiresDefaultClient reports whether files, type-checked into info,
+// change where http.DefaultClient sends: a store to the variable, to what
+// it points to, or to its Transport or CheckRedirect; to
+// http.DefaultTransport, or to the proxy or dial functions of the
+// transport it holds. (Tuning a pool size or a timeout changes nothing.)
+func RewiresDefaultClient(files []*ast.File, info *types.Info) bool {
+	if info == nil {
+		return false
+	}
+	found := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			as, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			for _, lhs := range as.Lhs {
+				if defaultHTTPVar(lhs, info) {
+					found = true
+				}
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultHTTPVar reports whether an assignment's left side is net/http's
+// DefaultClient or DefaultTransport, or a field of either that decides
+// where a request goes.
+func defaultHTTPVar(e ast.Expr, info *types.Info) bool {
+	field := "" // the field stored to, nearest the variable
+	for i := 0; i < 16; i++ {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.TypeAssertExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			if v, ok := info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && !v.IsField() {
+				switch v.Name() {
+				case "DefaultClient":
+					return field == "" || field == "Transport" || field == "CheckRedirect"
+				case "DefaultTransport":
+					switch field {
+					case "", "Proxy", "DialContext", "Dial", "DialTLS", "DialTLSContext":
+						return true
+					}
+				}
+				return false
+			}
+			field = x.Sel.Name
+			e = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// ProgramRewiresDefaultClient reports whether a package of the loaded
+// program (one that imports net/http) rewires the default client, as
+// RewiresDefaultClient says.
+func ProgramRewiresDefaultClient(pkgs []*packages.Package) bool {
+	found := false
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if !found && p.Imports["net/http"] != nil && RewiresDefaultClient(p.Syntax, p.TypesInfo) {
+			found = true
+		}
+	})
+	return found
+}
