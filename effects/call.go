@@ -58,6 +58,10 @@ type callFlags struct {
 	// slot: the function field the value was read from (Effect.Slot),
 	// for the unprovable site an unresolved value makes.
 	slot string
+	// stdArgs: the value is a callback the standard library calls, and
+	// no other argument of that call holds a function: the functions the
+	// library hands the callback are its own (slices.Collect's yield).
+	stdArgs bool
 }
 
 // callFuncs calls every function a function value may be, with args
@@ -449,7 +453,34 @@ func (e *Engine) callArg(b binding, pos token.Pos, fr *frame, out *collector, fl
 	defer e.shallower()
 	e.callbacks++
 	defer func() { e.callbacks-- }()
-	e.callFuncs(e.funcsOf(b.v, b.fr), nil, pos, fr, out, fl)
+	var args []binding
+	if sig, ok := b.v.Type().Underlying().(*types.Signature); ok && fl.stdArgs {
+		args = stdMadeArgs(sig, fr)
+	}
+	e.callFuncs(e.funcsOf(b.v, b.fr), args, pos, fr, out, fl)
+}
+
+// stdMadeArgs binds the parameters of a callback the standard library
+// calls: a function parameter to a nil function (what the library hands
+// it is its own, and does nothing the program can see: the yield of
+// slices.Collect or iter.Pull), anything else unknown. Nil when the
+// callback takes no function.
+func stdMadeArgs(sig *types.Signature, fr *frame) []binding {
+	var args []binding
+	funcs := false
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		if _, ok := t.Underlying().(*types.Signature); ok {
+			args = append(args, binding{v: ssa.NewConst(nil, t), fr: fr})
+			funcs = true
+			continue
+		}
+		args = append(args, binding{})
+	}
+	if !funcs {
+		return nil
+	}
+	return args
 }
 
 // callElems treats each element of the slice b (functional options handed

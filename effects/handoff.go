@@ -43,8 +43,21 @@ func (e *Engine) handOff(fn *types.Func, args []binding, pos token.Pos, fr *fram
 		}
 		fl := e.retainFlags(fn, i-recv, args)
 		fl.protocol = protocolOf(fn)
+		fl.stdArgs = fn != nil && fn.Pkg() != nil && stdPath(fn.Pkg().Path()) && !othersHoldFuncs(args, i)
 		e.handOffValue(a, pt, pos, fr, out, fl)
 	}
+}
+
+// othersHoldFuncs reports whether an argument other than args[i] can
+// hold a function value: a callee handed one may pass it on to the
+// callback it calls.
+func othersHoldFuncs(args []binding, i int) bool {
+	for j, a := range args {
+		if t := bindingType(a); j != i && (t == nil || holdsFuncs(t, map[types.Type]bool{}, 0)) {
+			return true
+		}
+	}
+	return false
 }
 
 // retainFlags says whether what fn is handed as parameter i may run after

@@ -7,8 +7,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"iter"
 	"log"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -273,4 +275,42 @@ func RenderStatusRecorded(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 //agent:operable grant=Refunds
 func RenderAudited(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 	render(&auditingRW{ResponseWriter: w, db: db}, "hello") // want `RenderAudited writes "audit"`
+}
+
+// --- F37: an iterator of the program handed to the standard library
+// (slices.Collect, iter.Pull): the yield it calls is the library's own.
+// The twin's iterator only yields; the other's body writes.
+
+func numbers() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range 3 {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func auditedNumbers(db *sql.DB) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		db.Exec("INSERT INTO audit (line) VALUES ($1)", "listed")
+		for i := range 3 {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+//agent:operable grant=Refunds
+func CollectNumbers(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	_ = slices.Collect(numbers())
+	next, stop := iter.Pull(numbers())
+	defer stop()
+	next()
+}
+
+//agent:operable grant=Refunds
+func CollectAudited(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	_ = slices.Collect(auditedNumbers(db)) // want `CollectAudited writes "audit"`
 }
