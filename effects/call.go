@@ -257,7 +257,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		if fn == nil {
 			return
 		}
-		if fr.ctor && ctorHelper(fn) {
+		if fr.ctor && ctorHelper(fn) && staticCallOf(fr.cur, obj) {
 			// A handler constructor's helper: the handlers it makes are
 			// the constructor's (return noteTool(db, "pin_note")).
 			e.inlineAs(fn, args, nil, pos, fr, out, false, true)
@@ -267,7 +267,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
 			s := e.Import(obj)
-			if fr.ctor && s != nil && s.Made != nil {
+			if fr.ctor && s != nil && s.Made != nil && staticCallOf(fr.cur, obj) {
 				s = s.Made
 			}
 			e.instantiateAt(s, &instCtx{args: args}, pos, fr, out)
@@ -277,6 +277,25 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		// own: effect-free, but what the call is handed counts here.
 		e.handOff(obj, args, pos, fr, out)
 	}
+}
+
+// staticCallOf reports whether in, the instruction a frame is at, calls
+// obj statically: a handler constructor's own call of a helper, not a
+// function value a callee's summary calls back (a middleware a chain
+// applies), which stays a plain call.
+func staticCallOf(in ssa.Instruction, obj *types.Func) bool {
+	c, ok := in.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	callee := c.Common().StaticCallee()
+	if callee == nil {
+		return false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	return callee.Object() == obj
 }
 
 // inline walks a closure or wrapper body in a new frame; pos is the call

@@ -60,7 +60,7 @@ func sendURL(i int, method string, viaClient bool) model {
 		// The package-level helpers send through http.DefaultClient.
 		return func(c *callSite) {
 			if c.e.defaultClientChanged() {
-				c.egress(clientUnseen, clientFix)
+				c.egress(defaultRewired, defaultRewiredFix)
 				return
 			}
 			send(c)
@@ -164,6 +164,9 @@ func (c *callSite) viaClient(send model) {
 const (
 	clientUnseen = "sends a request through an *http.Client whose Transport the analysis cannot see, which may send it anywhere"
 	clientFix    = `build the client where the analysis sees its Transport (or use http.DefaultClient), or declare the call with //agent:effect outbound("...")`
+	// The default client when the program rewires it.
+	defaultRewired    = "sends a request through http.DefaultClient, which the program rewires (its Transport or CheckRedirect, or http.DefaultTransport), so it may send it anywhere"
+	defaultRewiredFix = `send through a client built where the analysis sees its Transport, or declare the call with //agent:effect outbound("...")`
 )
 
 // clientTransports finds the transports the client b may use: none set

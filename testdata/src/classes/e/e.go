@@ -238,7 +238,7 @@ func init() {
 //
 //agent:operable grant=Refunds
 func (s *Server) DefaultClientSwapped(ctx context.Context) error {
-	_, err := http.Get("https://api.stripe.com/v1/refunds/re_1") // want `DefaultClientSwapped (calls out to a URL that is not constant|sends a request through an \*http.Client whose Transport)`
+	_, err := http.Get("https://api.stripe.com/v1/refunds/re_1") // want `DefaultClientSwapped (calls out to a URL that is not constant|sends a request through http.DefaultClient, which the program rewires)`
 	return err
 }
 

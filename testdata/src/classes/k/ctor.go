@@ -437,3 +437,22 @@ func KitExec(db *sql.DB) http.HandlerFunc {
 func KitExecTwin(db *sql.DB) http.HandlerFunc {
 	return kit.ExecHandler(db, "DELETE FROM refunds WHERE tenant_id = $1")
 }
+
+// --- K30: the constructor's literal wrapped by another package's
+// middleware chain: the literal is the handler; the chain's logging
+// middleware, applied through a function value, is no helper of the
+// constructor's, and its call of the wrapped handler is not a site.
+
+//agent:operable grant=Refunds
+func Chained(db *sql.DB) http.Handler {
+	return kit.Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `Chained writes "payouts"`
+	}), kit.Log)
+}
+
+//agent:operable grant=Refunds
+func ChainedTwin(db *sql.DB) http.Handler {
+	return kit.Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}), kit.Log)
+}

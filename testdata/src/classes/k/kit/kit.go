@@ -5,6 +5,7 @@ package kit
 import (
 	"context"
 	"database/sql"
+	"log"
 	"net/http"
 )
 
@@ -41,4 +42,23 @@ func ExecHandler(db *sql.DB, q string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		db.ExecContext(r.Context(), q, r.Header.Get("X-Tenant"))
 	}
+}
+
+// Middleware wraps a handler.
+type Middleware func(http.Handler) http.Handler
+
+// Chain wraps h in mws, the first outermost.
+func Chain(h http.Handler, mws ...Middleware) http.Handler {
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h
+}
+
+// Log logs each request and calls next.
+func Log(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Println(r.URL.Path)
+		next.ServeHTTP(w, r)
+	})
 }
