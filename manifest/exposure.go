@@ -624,6 +624,52 @@ func fieldStores(alloc *ssa.Alloc) []fieldStore {
 
 // mcpGoTool reads mcp-go's mcp.NewTool(name, opts...): the name, and the
 // hint options over the library's explicit defaults.
+// mcpGoToolLiteral reads an mcp-go tool written as a literal,
+// mcp.Tool{Name: "x", Annotations: mcp.ToolAnnotation{ReadOnlyHint:
+// ptr(true)}}: its hints are *bool, and one left nil is not declared. Nil
+// when v is not such a literal.
+func mcpGoToolLiteral(v ssa.Value) *toolDecl {
+	alloc := allocOf(v, 0)
+	if alloc == nil || typeKey(alloc.Type()) != mcpGo+"/mcp.Tool" {
+		return nil
+	}
+	t := &toolDecl{}
+	named := false
+	for _, st := range fieldStores(alloc) {
+		switch st.field {
+		case "Name":
+			t.name, t.resolved = constString(st.val)
+			t.nameParam, _ = st.val.(*ssa.Parameter)
+			named = true
+		case "Annotations":
+			a := allocOf(st.val, 0)
+			if a == nil {
+				continue
+			}
+			ann := &Annotations{}
+			for _, h := range fieldStores(a) {
+				switch h.field {
+				case "ReadOnlyHint":
+					ann.ReadOnlyHint = boolPtr(ptrBool(h.val))
+				case "DestructiveHint":
+					ann.DestructiveHint = boolPtr(ptrBool(h.val))
+				case "IdempotentHint":
+					ann.IdempotentHint = boolPtr(ptrBool(h.val))
+				case "OpenWorldHint":
+					ann.OpenWorldHint = boolPtr(ptrBool(h.val))
+				case "Title":
+					ann.Title, _ = constString(h.val)
+				}
+			}
+			t.ann = ann
+		}
+	}
+	if !named {
+		return nil
+	}
+	return t
+}
+
 // isNewTool reports whether v is a call of mcp-go's mcp.NewTool: the
 // SDK's way to write a tool literal.
 func isNewTool(v ssa.Value) bool {
@@ -632,6 +678,9 @@ func isNewTool(v ssa.Value) bool {
 }
 
 func mcpGoTool(v ssa.Value) *toolDecl {
+	if lit := mcpGoToolLiteral(v); lit != nil {
+		return lit
+	}
 	t := &toolDecl{}
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if a, ok := load.X.(*ssa.Alloc); ok {

@@ -208,9 +208,9 @@ func TestMCPModule(t *testing.T) {
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
 	// (gh_me, hook_save, hub_custom, hub_loud, hub_me and save, at 4-8
-	// and 10, are TestSlots'; x_drop_export, x_wipe_table and z_wipe, at
-	// 11-13, TestMCPGoBulk's.)
-	if len(m.AnnotationConflicts) != 14 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// and 10, are TestSlots'; x_drop_export, x_purge_literal, x_wipe_table
+	// and z_wipe, at 11-14, TestMCPGoBulk's.)
+	if len(m.AnnotationConflicts) != 15 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
@@ -462,10 +462,11 @@ func TestMCPGoBulk(t *testing.T) {
 		tool     string
 		readOnly bool
 	}{
-		"(*Server).XDropExport":  {"x_drop_export", false},
-		"(*Server).XListExports": {"x_list_exports", true},
-		"(*Server).XWipeTable":   {"x_wipe_table", false},
-		"(*Server).XCountTable":  {"x_count_table", true},
+		"(*Server).XDropExport":   {"x_drop_export", false},
+		"(*Server).XListExports":  {"x_list_exports", true},
+		"(*Server).XWipeTable":    {"x_wipe_table", false},
+		"(*Server).XCountTable":   {"x_count_table", true},
+		"(*Server).XPurgeLiteral": {"x_purge_literal", false},
 	} {
 		a := action(t, m, pkg+fn)
 		if a.Tool == nil || a.Tool.Name != want.tool || a.Tool.DerivedAnnotations == nil || a.Tool.DerivedAnnotations.ReadOnlyHint != want.readOnly {
@@ -476,7 +477,7 @@ func TestMCPGoBulk(t *testing.T) {
 	for _, c := range m.AnnotationConflicts {
 		conflicts[c.Tool] = true
 	}
-	for tool, want := range map[string]bool{"x_drop_export": true, "x_wipe_table": true, "x_list_exports": false, "x_count_table": false} {
+	for tool, want := range map[string]bool{"x_drop_export": true, "x_wipe_table": true, "x_purge_literal": true, "x_list_exports": false, "x_count_table": false} {
 		if conflicts[tool] != want {
 			t.Errorf("conflict on %s: %v, want %v", tool, conflicts[tool], want)
 		}

@@ -80,3 +80,20 @@ func RegisterMade(gosrv *server.MCPServer, s *Server) {
 	gosrv.AddTool(mcpgo.NewTool("z_ping", mcpgo.WithReadOnlyHintAnnotation(true)), pingTool(s))
 	gosrv.AddTool(mcpgo.NewTool("z_wipe", mcpgo.WithReadOnlyHintAnnotation(true)), wipeTool(s))
 }
+
+// XPurgeLiteral purges: its tool is an mcp.Tool literal whose hints are
+// pointers, and it claims read-only.
+//
+//agent:operable grant=NoteWriter
+func (s *Server) XPurgeLiteral(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+	_, err := s.db.ExecContext(ctx, "DELETE FROM notes WHERE tenant_id = $1 AND id = $2", 1, req.GetString("id", ""))
+	return mcpgo.NewToolResultText("purged"), err
+}
+
+// RegisterLiterals registers a table of tool literals with AddTools.
+func RegisterLiterals(gosrv *server.MCPServer, s *Server) {
+	tools := []server.ServerTool{
+		{Tool: mcpgo.Tool{Name: "x_purge_literal", Annotations: mcpgo.ToolAnnotation{ReadOnlyHint: Ptr(true)}}, Handler: s.XPurgeLiteral},
+	}
+	gosrv.AddTools(tools...)
+}
