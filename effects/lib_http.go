@@ -66,7 +66,12 @@ func sendURL(i int, method string, viaClient bool) model {
 			send(c)
 		}
 	}
-	return func(c *callSite) { c.viaClient(send) }
+	return func(c *callSite) {
+		// A transport of the program's own is handed the request the
+		// client builds: the URL and method this call gives it.
+		req := binding{sym: &Arg{Handle: handleReqURL, Str: c.str(i, handleString), Method: litStr(method)}}
+		c.viaClientWith(send, req)
+	}
 }
 
 // sendRequest reports the request that is argument i, sent at c.
@@ -106,7 +111,11 @@ func mustRootParam(b binding) int {
 // analysis sees sends as send says (the default or a standard transport)
 // or through that transport's RoundTrip; any other client does not prove
 // its URL (SPEC §4.1).
-func (c *callSite) viaClient(send model) {
+func (c *callSite) viaClient(send model) { c.viaClientWith(send, binding{}) }
+
+// viaClientWith is viaClient where the client builds the request itself
+// (Get, Post): req stands for it, for a transport of the program's own.
+func (c *callSite) viaClientWith(send model, built binding) {
 	if b := follow(c.args[0]); b.live() {
 		if idx, ok := rootParam(b); ok {
 			// A client handed in: the caller may see how it was built.
@@ -147,7 +156,7 @@ func (c *callSite) viaClient(send model) {
 			std = true
 			continue
 		}
-		req := binding{}
+		req := built
 		if c.fn.Name() == "Do" && len(c.args) > 1 {
 			req = c.args[1]
 		}
