@@ -47,7 +47,7 @@ func exportReqWrites(pass *analysis.Pass) {
 			i = 1
 		}
 		for j := 0; j < sig.Params().Len(); j++ {
-			if isReqPtr(sig.Params().At(j).Type()) {
+			if t := sig.Params().At(j).Type(); isReqPtr(t) || isURLPtr(t) {
 				params[sig.Params().At(j)] = i + j
 			}
 		}
@@ -58,24 +58,29 @@ func exportReqWrites(pass *analysis.Pass) {
 				return 0, false
 			}
 			k, ok := params[pass.TypesInfo.Uses[id]]
-			return k, ok && isReqPtr(pass.TypesInfo.TypeOf(id))
+			t := pass.TypesInfo.TypeOf(id)
+			return k, ok && (isReqPtr(t) || isURLPtr(t))
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				for _, lhs := range n.Lhs {
 					// req.URL = ..., req.Host = ..., req.URL.Host = ...,
-					// *req.URL = ...
+					// *req.URL = ...; for a *url.URL u: u.Host = ...,
+					// *u = ...
 					e := ast.Unparen(lhs)
 					if st, ok := e.(*ast.StarExpr); ok {
 						e = ast.Unparen(st.X)
+						if k, ok := paramOf(e); ok && isURLPtr(pass.TypesInfo.TypeOf(e)) {
+							found[k] = true
+						}
 					}
 					for {
 						sel, ok := e.(*ast.SelectorExpr)
 						if !ok {
 							break
 						}
-						if k, ok := paramOf(sel.X); ok && (sel.Sel.Name == "URL" || sel.Sel.Name == "Host") {
+						if k, ok := paramOf(sel.X); ok && (sel.Sel.Name == "URL" || sel.Sel.Name == "Host" || isURLPtr(pass.TypesInfo.TypeOf(sel.X))) {
 							found[k] = true
 						}
 						e = ast.Unparen(sel.X)
@@ -112,6 +117,11 @@ func exportReqWrites(pass *analysis.Pass) {
 			pass.ExportObjectFact(obj, &ReqWritesFact{Params: w})
 		}
 	}
+}
+
+func isURLPtr(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	return ok && qualified(p.Elem()) == "net/url.URL"
 }
 
 func isReqPtr(t types.Type) bool {

@@ -365,8 +365,15 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	s := out.summary(e.pos(fn.Pos()), e.Module)
 	e.computeReturned(s, root)
 	for i, p := range fn.Params {
-		if qualifiedName(p.Type()) == "net/http.Request" && e.reqRewritten(p, 0) {
-			s.ReqWrites = append(s.ReqWrites, i)
+		switch qualifiedName(p.Type()) {
+		case "net/http.Request":
+			if e.reqRewritten(p, 0) {
+				s.ReqWrites = append(s.ReqWrites, i)
+			}
+		case "net/url.URL":
+			if _, isPtr := p.Type().(*types.Pointer); isPtr && e.reqRewritten(p, 1) {
+				s.ReqWrites = append(s.ReqWrites, i)
+			}
 		}
 	}
 	s.EndsTx = e.endsForeignTx(fn)

@@ -1,9 +1,13 @@
 package effects
 
 import (
+	"go/build"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -130,6 +134,10 @@ func (c *callSite) viaClientWith(send model, built binding) {
 	transports, ok := c.e.clientTransports(c.args[0])
 
 	if !ok {
+		if isDefaultClient(c.args[0]) && c.e.defaultClientChanged() {
+			c.egress(defaultRewired, defaultRewiredFix)
+			return
+		}
 		c.egress(clientUnseen, clientFix)
 		return
 	}
@@ -177,6 +185,18 @@ const (
 	defaultRewired    = "sends a request through http.DefaultClient, which the program rewires (its Transport or CheckRedirect, or http.DefaultTransport), so it may send it anywhere"
 	defaultRewiredFix = `send through a client built where the analysis sees its Transport, or declare the call with //agent:effect outbound("...")`
 )
+
+// isDefaultClient reports whether b is http.DefaultClient, read from the
+// variable.
+func isDefaultClient(b binding) bool {
+	b = follow(b)
+	load, ok := b.v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == httpPath && g.Name() == "DefaultClient"
+}
 
 // clientTransports finds the transports the client b may use: none set
 // (the default), or the values stored to its Transport field where the
@@ -530,7 +550,10 @@ func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
 				return true // the *url.URL is handed on as an interface
 			}
 		case *ssa.Call:
-			if depth > 0 && (!e.stdCallee(r.Call) || staticKey(r.Call) == "net/url.URL.UnmarshalBinary") {
+			if depth > 0 && staticKey(r.Call) == "net/url.URL.UnmarshalBinary" {
+				return true
+			}
+			if depth > 0 && !e.stdCallee(r.Call) && (!e.calleeKnown(r.Call) || e.calleeWritesReq(r.Call, v)) {
 				return true // the *url.URL is handed to code that may change it
 			}
 			if depth == 0 && e.calleeWritesReq(r.Call, v) {
@@ -586,6 +609,30 @@ func (e *Engine) calleeWritesReq(c ssa.CallCommon, v ssa.Value) bool {
 	return false
 }
 
+// calleeKnown reports whether what a call's callee does to the requests
+// and URLs it is handed is known: a function of this package, of an
+// analysed one (its summary's ReqWrites), or of one read for its
+// ReqWritesFact; not a dynamic call, nor a function with no body.
+func (e *Engine) calleeKnown(c ssa.CallCommon) bool {
+	if c.IsInvoke() {
+		return false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Parent() != nil {
+		return false
+	}
+	obj := funcObject(fn)
+	switch {
+	case obj == nil || obj.Pkg() == nil:
+		return false
+	case obj.Pkg() == e.Pkg:
+		return len(fn.Blocks) > 0 && !e.inProgress(fn)
+	case e.Analysed != nil && e.Analysed(obj.Pkg()):
+		return e.Import != nil && e.Import(obj) != nil
+	}
+	return e.WritesReq != nil
+}
+
 // stdCallee reports whether a call's callee is a function of the
 // standard library.
 func (e *Engine) stdCallee(c ssa.CallCommon) bool {
@@ -616,11 +663,30 @@ func stdPath(path string) bool {
 		case '.':
 			return false
 		case '/':
-			return true
+			return inGoroot(path)
 		}
 	}
-	return true
+	return inGoroot(path)
 }
+
+// inGoroot reports whether path is a directory of the standard library's
+// source: a module may be named without a dot (module myservice), and
+// its packages are not the standard library's.
+func inGoroot(path string) bool {
+	if v, ok := gorootDirs.Load(path); ok {
+		return v.(bool)
+	}
+	root := build.Default.GOROOT
+	if r := os.Getenv("GOROOT"); r != "" {
+		root = r
+	}
+	fi, err := os.Stat(filepath.Join(root, "src", filepath.FromSlash(path)))
+	std := root == "" || err == nil && fi.IsDir() // no GOROOT known: the dotless path decides
+	gorootDirs.Store(path, std)
+	return std
+}
+
+var gorootDirs sync.Map // package path → in GOROOT/src
 
 // fieldName names field i of the struct a pointer type points to.
 func fieldName(ptr types.Type, i int) string {
