@@ -808,6 +808,35 @@ func (e *Engine) fieldFuncs(fa *ssa.FieldAddr, fr *frame, fs *funcSet, depth int
 	return true
 }
 
+// elemsOnlyRead reports whether every load of the package variable g (a
+// slice) only reads its elements, ranges over it, takes its length or
+// appends to it: no element is replaced behind the stores to g.
+func (e *Engine) elemsOnlyRead(g *ssa.Global) bool {
+	for _, load := range e.globalLoadCache[g] {
+		for _, r := range *load.Referrers() {
+			switch r := r.(type) {
+			case *ssa.IndexAddr:
+				for _, r2 := range *r.Referrers() {
+					switch r2.(type) {
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return false
+					}
+				}
+			case *ssa.Index, *ssa.DebugRef:
+			case *ssa.Call:
+				b, ok := r.Call.Value.(*ssa.Builtin)
+				if !ok || (b.Name() != "len" && b.Name() != "cap" && b.Name() != "append") {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // mapValues returns the values stored into a map made here (a literal or
 // make) that nothing else can change: it is only updated, read, and
 // handed to the standard library (which does not change it).
@@ -914,6 +943,20 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 		return
 	}
 	if load, ok := sl.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if g, ok := load.X.(*ssa.Global); ok {
+			// An unexported package variable only this package writes
+			// (a hook table its declaration fills, or init appends to):
+			// the elements of every value stored to it.
+			stores, ok := e.globalStores(g)
+			if !ok || !e.elemsOnlyRead(g) {
+				fs.unresolved = true
+				return
+			}
+			for _, st := range stores {
+				e.collectElems(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, fs, depth+1)
+			}
+			return
+		}
 		// A captured or addressed variable holding the slice.
 		stores := storedValues(load.X, fr)
 		if len(stores) == 0 {

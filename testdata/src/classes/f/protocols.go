@@ -1,6 +1,7 @@
 package f
 
 import (
+	"context"
 	"database/sql"
 	"encoding/gob"
 	"encoding/json"
@@ -313,4 +314,47 @@ func CollectNumbers(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 //agent:operable grant=Refunds
 func CollectAudited(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 	_ = slices.Collect(auditedNumbers(db)) // want `CollectAudited writes "audit"`
+}
+
+// --- F38: a table of hooks in an unexported package variable that only
+// its declaration fills: each hook counts at the call. One whose element
+// another function replaces is out of sight.
+
+var quietHooks = []func(ctx context.Context, db *sql.DB) error{
+	func(ctx context.Context, db *sql.DB) error { log.Println("pre"); return nil },
+}
+
+var loudHooks = []func(ctx context.Context, db *sql.DB) error{
+	func(ctx context.Context, db *sql.DB) error {
+		_, err := db.ExecContext(ctx, "INSERT INTO audit (line) VALUES ($1)", "pre")
+		return err
+	},
+}
+
+var swappedHooks = []func(ctx context.Context, db *sql.DB) error{
+	func(ctx context.Context, db *sql.DB) error { return nil },
+}
+
+// SwapHook replaces the first hook.
+func SwapHook(h func(ctx context.Context, db *sql.DB) error) { swappedHooks[0] = h }
+
+//agent:operable grant=Refunds
+func QuietHooks(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	for _, h := range quietHooks {
+		h(r.Context(), db)
+	}
+}
+
+//agent:operable grant=Refunds
+func LoudHooks(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	for _, h := range loudHooks {
+		h(r.Context(), db) // want `LoudHooks writes "audit"`
+	}
+}
+
+//agent:operable grant=Refunds
+func SwappedHooks(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	for _, h := range swappedHooks {
+		h(r.Context(), db) // want `SwappedHooks calls a function value the analysis cannot resolve`
+	}
 }
