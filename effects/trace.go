@@ -633,6 +633,17 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			e.collectFuncs(lk, fr, fs, depth+1)
 			return
 		}
+		if next, ok := v.Tuple.(*ssa.Next); ok && v.Index == 2 && !next.IsString {
+			// The value of a range over a map: every value in it.
+			if rg, ok := next.Iter.(*ssa.Range); ok {
+				if vals, ok := e.mapValues(rg.X, fr); ok {
+					for _, b := range vals {
+						e.collectFuncs(b.v, b.fr, fs, depth+1)
+					}
+					return
+				}
+			}
+		}
 		if call, ok := v.Tuple.(*ssa.Call); ok {
 			if e.isStdCall(call) {
 				if e.keptResult(call, v.Index) {

@@ -358,3 +358,29 @@ func SwappedHooks(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 		h(r.Context(), db) // want `SwappedHooks calls a function value the analysis cannot resolve`
 	}
 }
+
+// --- F39: a map of functions the handler builds, ranged over: each value
+// counts at the call.
+
+func quietStep(ctx context.Context, db *sql.DB) error { log.Println("step"); return nil }
+
+func loudStep(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO audit (line) VALUES ($1)", "step")
+	return err
+}
+
+//agent:operable grant=Refunds
+func RangeSteps(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	steps := map[string]func(context.Context, *sql.DB) error{"a": quietStep, "b": quietStep}
+	for _, step := range steps {
+		step(r.Context(), db)
+	}
+}
+
+//agent:operable grant=Refunds
+func RangeLoudSteps(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	steps := map[string]func(context.Context, *sql.DB) error{"a": quietStep, "b": loudStep} // want `RangeLoudSteps writes "audit"`
+	for _, step := range steps {
+		step(r.Context(), db)
+	}
+}
