@@ -379,8 +379,8 @@ func RangeSteps(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 
 //agent:operable grant=Refunds
 func RangeLoudSteps(db *sql.DB, w http.ResponseWriter, r *http.Request) {
-	steps := map[string]func(context.Context, *sql.DB) error{"a": quietStep, "b": loudStep} // want `RangeLoudSteps writes "audit"`
+	steps := map[string]func(context.Context, *sql.DB) error{"a": quietStep, "b": loudStep}
 	for _, step := range steps {
-		step(r.Context(), db)
+		step(r.Context(), db) // want `RangeLoudSteps writes "audit"`
 	}
 }
