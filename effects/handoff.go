@@ -495,6 +495,9 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 		val, life = in.X, lifeLong
 	case *ssa.MapUpdate:
 		val = in.Value
+		if onlyReadHere(in.Map) {
+			return // followed to where it is looked up or ranged over
+		}
 		life, param = e.lifetime(in.Map, fr)
 	default:
 		return
@@ -516,6 +519,28 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 	default:
 		e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, callFlags{})
 	}
+}
+
+// onlyReadHere reports whether m is a map made here that is only filled,
+// looked up and ranged over here: what is stored in it counts where it is
+// read (collectFuncs), not where it is stored.
+func onlyReadHere(m ssa.Value) bool {
+	mm, ok := m.(*ssa.MakeMap)
+	if !ok {
+		return false
+	}
+	for _, r := range *mm.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			if r.Value == mm || r.Key == mm {
+				return false
+			}
+		case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // callbackType: values whose storing matters, function values and
