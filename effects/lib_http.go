@@ -176,6 +176,18 @@ func (c *callSite) viaClientWith(send model, built binding) {
 	if std {
 		send(c)
 	}
+	// The client's cookie jar is asked for and handed cookies around
+	// every request.
+	if jars, ok := c.e.clientField(c.args[0], "Jar"); ok {
+		for _, j := range jars {
+			if j.x != nil && c.e.analysedType(j.x.Type()) {
+				c.e.callMethods(j.x.Type(), binding{v: j.x, fr: j.fr}, []string{"Cookies", "SetCookies"}, c.pos, c.fr, c.out)
+			}
+		}
+	} else if !isDefaultClient(c.args[0]) {
+		c.egress("sends a request through an *http.Client whose cookie jar the analysis cannot see",
+			`build the client where the analysis sees its Jar, or declare the call with //agent:effect`)
+	}
 }
 
 const (
@@ -202,13 +214,20 @@ func isDefaultClient(b binding) bool {
 // (the default), or the values stored to its Transport field where the
 // client is built. It reports false when it cannot see them.
 func (e *Engine) clientTransports(b binding) ([]target, bool) {
+	return e.clientField(b, "Transport")
+}
+
+// clientField finds the values the client b's field name may hold, as
+// clientTransports does for its Transport (the Jar: the cookie jar it
+// hands every response's cookies to).
+func (e *Engine) clientField(b binding, name string) ([]target, bool) {
 	b = follow(b)
 	if !b.live() {
 		return nil, false
 	}
 	var out []target
 	ok := e.clientOrigins(b.v, b.fr, 0, nil, func(alloc *ssa.Alloc, fr *frame, global *ssa.Global) bool {
-		field := fieldIndex(alloc.Type(), "Transport")
+		field := fieldIndex(alloc.Type(), name)
 		if field < 0 {
 			return false
 		}

@@ -448,3 +448,41 @@ func (s *Server) URLDescribed(ctx context.Context) error {
 	_, err := plain.Do(req)
 	return err
 }
+
+// --- E32: a client's cookie jar of the program's own is handed every
+// response's cookies.
+
+type auditJar struct{ db *sql.DB }
+
+func (j auditJar) SetCookies(u *url.URL, cs []*http.Cookie) {
+	j.db.Exec("INSERT INTO orders (note) VALUES ($1)", "cookie")
+	j.db.Exec("INSERT INTO audit (line) VALUES ($1)", u.String())
+}
+
+func (j auditJar) Cookies(u *url.URL) []*http.Cookie { return nil }
+
+type memJar struct{ cs []*http.Cookie }
+
+func (j *memJar) SetCookies(u *url.URL, cs []*http.Cookie) { j.cs = cs }
+
+func (j *memJar) Cookies(u *url.URL) []*http.Cookie { return j.cs }
+
+//agent:operable grant=Refunds
+func (s *Server) AuditedJar(ctx context.Context) error {
+	c := &http.Client{Jar: auditJar{db: s.db}}
+	resp, err := c.Get("https://api.stripe.com/v1/refunds") // want `AuditedJar writes "audit"`
+	if err == nil {
+		resp.Body.Close()
+	}
+	return err
+}
+
+//agent:operable grant=Refunds
+func (s *Server) MemoryJar(ctx context.Context) error {
+	c := &http.Client{Jar: &memJar{}}
+	resp, err := c.Get("https://api.stripe.com/v1/refunds")
+	if err == nil {
+		resp.Body.Close()
+	}
+	return err
+}
