@@ -294,14 +294,61 @@ func (e *Engine) resultMethod(recv binding, name string, args []binding, pos tok
 	if !recv.live() {
 		return false
 	}
-	call, s := e.importedResult(recv.v)
-	if s == nil {
+	type found struct {
+		call *ssa.Call
+		sum  *Summary
+		fr   *frame
+	}
+	var all []found
+	// Through a function of this package that returns what another
+	// package's function returned (func errFrom(a) error { return
+	// service.Fail(a.db, "x") }): every value it returns must be one.
+	var walk func(v ssa.Value, vfr *frame, depth int) bool
+	walk = func(v ssa.Value, vfr *frame, depth int) bool {
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			return true
+		}
+		if call, s := e.importedResult(v); s != nil {
+			all = append(all, found{call, s, vfr})
+			return true
+		}
+		call, idx := resultOf(v)
+		if depth > 4 || call == nil || call.Call.IsInvoke() {
+			return false
+		}
+		callee := call.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != e.Pkg || len(callee.Blocks) == 0 || vfr.onStack(callee) {
+			return false
+		}
+		cf := &frame{fn: callee, args: bind(call.Call.Args, vfr), parent: vfr, depth: vfr.depth + 1, visiting: map[ssa.Value]bool{}}
+		any := false
+		for _, b := range callee.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && idx < len(ret.Results) {
+				if !walk(ret.Results[idx], cf, depth+1) {
+					return false
+				}
+				any = true
+			}
+		}
+		return any
+	}
+	v := recv.v
+	for {
+		ci, ok := v.(*ssa.ChangeInterface)
+		if !ok {
+			break
+		}
+		v = ci.X
+	}
+	if !walk(v, recv.fr, 0) || len(all) == 0 {
 		return false
 	}
 	e.handOff(nil, args, pos, fr, out)
-	for _, ms := range s.ResultMethods {
-		if ms.Name == name {
-			e.instantiateAt(ms.Sum, &instCtx{args: bind(call.Call.Args, recv.fr)}, pos, fr, out)
+	for _, f := range all {
+		for _, ms := range f.sum.ResultMethods {
+			if ms.Name == name {
+				e.instantiateAt(ms.Sum, &instCtx{args: bind(f.call.Call.Args, f.fr)}, pos, fr, out)
+			}
 		}
 	}
 	return true

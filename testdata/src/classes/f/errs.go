@@ -87,3 +87,21 @@ func ErrorPassedOnTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
 }
+
+// Through a helper of this package that returns what auditerr returned.
+
+func denied(db *sql.DB) error { return auditerr.Deny(db, "denied") }
+
+func failed() error { return auditerr.Fail("failed") }
+
+//agent:operable grant=Refunds
+func ErrorViaHelper(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	err := errors.Join(errors.New("first"), denied(db)) // want `ErrorViaHelper writes "audit"`
+	slog.Error("denied", "err", err.Error())
+}
+
+//agent:operable grant=Refunds
+func ErrorViaHelperTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	err := errors.Join(errors.New("first"), failed())
+	slog.Error("failed", "err", err.Error())
+}
