@@ -1314,7 +1314,7 @@ func holdsFuncs(t types.Type, seen map[types.Type]bool, depth int) bool {
 // for an exported function whose results may hold handlers it makes; nil
 // when fn is not such a function or when it adds nothing to base.
 func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
-	if !ctorHelper(fn) || len(fn.AnonFuncs) == 0 && !callsHelper(fn) {
+	if !ctorHelper(fn) || !e.returnsMade(fn) {
 		return nil
 	}
 	m := e.HandlerSummary(fn)
@@ -1324,6 +1324,93 @@ func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
 	c := *m
 	c.Returned, c.ReturnedIndex = nil, 0
 	return &c
+}
+
+// returnsMade reports whether what fn returns may hold a function
+// literal it makes, or what a helper returns: a result, through
+// conversions, the fields of a struct built here and the elements of a
+// slice literal, is a literal or a call (a constructor that only builds
+// a server with callbacks it keeps does not count; its literals are its
+// own summary's business). It keeps Made to the helpers it is for.
+func (e *Engine) returnsMade(fn *ssa.Function) bool {
+	// A call may bring back what a helper made: a function of this
+	// package or of an analysed one, whose result can hold a function.
+	helperCall := func(call *ssa.Call, t types.Type) bool {
+		callee := call.Call.StaticCallee()
+		if callee == nil || !holdsFuncs(t, map[types.Type]bool{}, 0) {
+			return false
+		}
+		obj := funcObject(callee)
+		if obj == nil || obj.Pkg() == nil {
+			return false
+		}
+		return obj.Pkg() == e.Pkg || e.Analysed != nil && e.Analysed(obj.Pkg())
+	}
+	var made func(v ssa.Value, depth int) bool
+	made = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.MakeClosure:
+			return true
+		case *ssa.Function:
+			return x.Parent() != nil
+		case *ssa.Call:
+			return helperCall(x, x.Type())
+		case *ssa.Extract:
+			if call, ok := x.Tuple.(*ssa.Call); ok {
+				return helperCall(call, x.Type())
+			}
+		case *ssa.MakeInterface:
+			return made(x.X, depth+1)
+		case *ssa.ChangeInterface:
+			return made(x.X, depth+1)
+		case *ssa.ChangeType:
+			return made(x.X, depth+1)
+		case *ssa.Slice:
+			return made(x.X, depth+1)
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				return made(x.X, depth+1)
+			}
+		case *ssa.Alloc:
+			for _, r := range *x.Referrers() {
+				var addr ssa.Value
+				switch r := r.(type) {
+				case *ssa.FieldAddr:
+					addr = r
+				case *ssa.IndexAddr:
+					addr = r
+				case *ssa.Store:
+					if r.Addr == x && made(r.Val, depth+1) {
+						return true
+					}
+				}
+				if addr == nil {
+					continue
+				}
+				for _, r2 := range *addr.Referrers() {
+					if st, ok := r2.(*ssa.Store); ok && st.Addr == addr && made(st.Val, depth+1) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, r := range ret.Results {
+			if _, isFunc := r.Type().Underlying().(*types.Signature); !isFunc && holdsFuncs(r.Type(), map[types.Type]bool{}, 0) && made(r, 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // adds reports whether m has a site base does not.

@@ -43,7 +43,11 @@ func (e *Engine) handOff(fn *types.Func, args []binding, pos token.Pos, fr *fram
 		}
 		fl := e.retainFlags(fn, i-recv, args)
 		fl.protocol = protocolOf(fn)
-		fl.stdArgs = fn != nil && fn.Pkg() != nil && stdPath(fn.Pkg().Path()) && !othersHoldFuncs(args, i)
+		if t := bindingType(a); t != nil {
+			if _, isFunc := t.Underlying().(*types.Signature); isFunc {
+				fl.stdArgs = fn != nil && fn.Pkg() != nil && stdPath(fn.Pkg().Path()) && !othersHoldFuncs(args, i)
+			}
+		}
 		e.handOffValue(a, pt, pos, fr, out, fl)
 	}
 }
@@ -259,9 +263,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if e.Prog == nil || !e.concretes(b.v, b.fr, 0, &ts) {
 		// What another package's function returned, by its summary's
 		// ResultMethods (an error whose Error audits).
-		for _, name := range names {
-			e.resultMethod(b, name, nil, pos, fr, out)
-		}
+		e.resultMethods(b, names, nil, pos, fr, out)
 		return
 	}
 	for _, t := range ts {

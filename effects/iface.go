@@ -290,6 +290,11 @@ func (e *Engine) namedTypes() []types.Type {
 // package's function returned, by that function's ResultMethods: every
 // value it may return is known there. It reports whether it did.
 func (e *Engine) resultMethod(recv binding, name string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	return e.resultMethods(recv, []string{name}, args, pos, fr, out)
+}
+
+// resultMethods is resultMethod for each of names, the values found once.
+func (e *Engine) resultMethods(recv binding, names []string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
 	recv = follow(recv)
 	if !recv.live() {
 		return false
@@ -346,7 +351,7 @@ func (e *Engine) resultMethod(recv binding, name string, args []binding, pos tok
 	e.handOff(nil, args, pos, fr, out)
 	for _, f := range all {
 		for _, ms := range f.sum.ResultMethods {
-			if ms.Name == name {
+			if slices.Contains(names, ms.Name) {
 				e.instantiateAt(ms.Sum, &instCtx{args: bind(f.call.Call.Args, f.fr)}, pos, fr, out)
 			}
 		}
