@@ -461,18 +461,27 @@ func sdkTool(v ssa.Value) *toolDecl {
 	return t
 }
 
+// sdkAnnotations reads an annotations literal: go-sdk's ToolAnnotations
+// (plain bools, and pointers for the hints whose default is true) or
+// mcp-go's ToolAnnotation (every hint a pointer).
 func sdkAnnotations(alloc *ssa.Alloc) *Annotations {
 	ann := &Annotations{}
+	hint := func(v ssa.Value) *bool {
+		if _, isPtr := v.Type().Underlying().(*types.Pointer); isPtr {
+			return boolPtr(ptrBool(v))
+		}
+		return boolPtr(constBool(v))
+	}
 	for _, st := range fieldStores(alloc) {
 		switch st.field {
 		case "ReadOnlyHint":
-			ann.ReadOnlyHint = boolPtr(constBool(st.val))
+			ann.ReadOnlyHint = hint(st.val)
 		case "IdempotentHint":
-			ann.IdempotentHint = boolPtr(constBool(st.val))
+			ann.IdempotentHint = hint(st.val)
 		case "DestructiveHint":
-			ann.DestructiveHint = boolPtr(ptrBool(st.val))
+			ann.DestructiveHint = hint(st.val)
 		case "OpenWorldHint":
-			ann.OpenWorldHint = boolPtr(ptrBool(st.val))
+			ann.OpenWorldHint = hint(st.val)
 		case "Title":
 			ann.Title, _ = constString(st.val)
 		}
@@ -646,22 +655,7 @@ func mcpGoToolLiteral(v ssa.Value) *toolDecl {
 			if a == nil {
 				continue
 			}
-			ann := &Annotations{}
-			for _, h := range fieldStores(a) {
-				switch h.field {
-				case "ReadOnlyHint":
-					ann.ReadOnlyHint = boolPtr(ptrBool(h.val))
-				case "DestructiveHint":
-					ann.DestructiveHint = boolPtr(ptrBool(h.val))
-				case "IdempotentHint":
-					ann.IdempotentHint = boolPtr(ptrBool(h.val))
-				case "OpenWorldHint":
-					ann.OpenWorldHint = boolPtr(ptrBool(h.val))
-				case "Title":
-					ann.Title, _ = constString(h.val)
-				}
-			}
-			t.ann = ann
+			t.ann = sdkAnnotations(a)
 		}
 	}
 	if !named {
