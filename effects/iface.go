@@ -123,12 +123,13 @@ func methodSlot(t types.Type, name string) string {
 // value. With reason "", a caller that cannot resolve it either drops it.
 // Function values handed to the method count here (it may call them).
 func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding, pos token.Pos, fr *frame, out *collector) bool {
+	vfr := fr // the frame recv is read in
 	if recv = unfree(recv); recv.fr != nil {
 		// A closure's captured variable is the value it was bound to: a
 		// parameter of the function that made the closure.
-		fr = recv.fr
+		vfr = recv.fr
 	}
-	pf, ok := paramFieldOf(recv.v, fr)
+	pf, ok := paramFieldOf(recv.v, vfr)
 	if idx, isParam := rootParam(assertedParam(recv)); isParam {
 		pf, ok = paramField{param: idx}, true
 	}
@@ -144,10 +145,10 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 		// The struct is handed to the call the walk is inside of (its
 		// frame's current instruction): that call reads it.
 		var except ssa.Instruction
-		if _, afr, ok := allocOf(base, fr, 0); ok {
+		if _, afr, ok := allocOf(base, vfr, 0); ok {
 			except = afr.cur
 		}
-		done, up, found := e.fieldsOf(binding{v: base, fr: fr}, path, except)
+		done, up, found := e.fieldsOf(binding{v: base, fr: vfr}, path, except)
 		if !found || len(done) > 0 || len(up) == 0 {
 			return false
 		}
