@@ -695,17 +695,33 @@ func inGoroot(path string) bool {
 	if v, ok := gorootDirs.Load(path); ok {
 		return v.(bool)
 	}
-	root := build.Default.GOROOT
-	if r := os.Getenv("GOROOT"); r != "" {
-		root = r
+	root := gorootSrc()
+	std := root == "" // no usable GOROOT: the dotless path decides
+	if !std {
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(path)))
+		std = err == nil && fi.IsDir()
 	}
-	fi, err := os.Stat(filepath.Join(root, "src", filepath.FromSlash(path)))
-	std := root == "" || err == nil && fi.IsDir() // no GOROOT known: the dotless path decides
 	gorootDirs.Store(path, std)
 	return std
 }
 
 var gorootDirs sync.Map // package path → in GOROOT/src
+
+// gorootSrc is the standard library's source directory: GOROOT's src,
+// checked to hold the standard library (a binary built on another
+// machine may remember a GOROOT that is not here), or "".
+var gorootSrc = sync.OnceValue(func() string {
+	for _, root := range []string{os.Getenv("GOROOT"), build.Default.GOROOT} {
+		if root == "" {
+			continue
+		}
+		src := filepath.Join(root, "src")
+		if fi, err := os.Stat(filepath.Join(src, "net", "http")); err == nil && fi.IsDir() {
+			return src
+		}
+	}
+	return ""
+})
 
 // fieldName names field i of the struct a pointer type points to.
 func fieldName(ptr types.Type, i int) string {
