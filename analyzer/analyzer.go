@@ -286,6 +286,8 @@ func (a *run) analyse() {
 		DefaultClientRewired: DefaultClientRewired,
 		ErrorsActDeps:        errorsActDeps(a.pass),
 	}
+	contracted := a.contractedIfaces()
+	eng.Coarse = len(a.handlers) == 0 && len(contracted) == 0 && !KeepResults
 	sums := eng.Summaries(fns)
 	if eng.OwnErrorActs() {
 		a.pass.ExportPackageFact(&errorActsFact{})
@@ -315,7 +317,7 @@ func (a *run) analyse() {
 			a.pass.ExportObjectFact(objs[fn], s.Exported())
 		}
 	}
-	a.checkConversions(eng, prog, spkg, fns, sums)
+	a.checkConversions(eng, prog, spkg, fns, sums, contracted)
 	for _, h := range a.handlers {
 		obj, _ := a.pass.TypesInfo.Defs[h.decl.Name].(*types.Func)
 		fn := prog.FuncValue(obj)

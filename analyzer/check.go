@@ -73,6 +73,7 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 	var floorSetter *effects.Effect
 	unprovableAt := map[effects.Position]int{} // report position -> index in a.diags
 	extra := map[int]int{}
+	said := map[diagKey]bool{}
 	for i := range effs {
 		e := &effs[i]
 		kinds = append(kinds, e.Kind)
@@ -98,7 +99,13 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 			}
 			unprovableAt[at] = len(a.diags)
 		}
-		a.diags = append(a.diags, a.effectDiagnostic(name, g.Name, e))
+		d := a.effectDiagnostic(name, g.Name, e)
+		// Two sites that differ only in what the message does not say
+		// (how the analysis reached them) are one finding.
+		if k := (diagKey{d.Pos, d.Message}); !said[k] {
+			said[k] = true
+			a.diags = append(a.diags, d)
+		}
 	}
 	for i, n := range extra {
 		a.diags[i].Message += fmt.Sprintf(" (and %d more unprovable %s through this call)", n, plural(n, "site", "sites"))
@@ -304,4 +311,9 @@ func handlerName(fd *ast.FuncDecl) string {
 		return fd.Name.Name
 	}
 	return "(" + star + id.Name + ")." + fd.Name.Name
+}
+
+type diagKey struct {
+	pos token.Pos
+	msg string
 }

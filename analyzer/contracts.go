@@ -38,7 +38,7 @@ func (a *run) exportContracts() map[*types.Func]*effects.Contract {
 // checkConversions checks, wherever a concrete type is converted to an
 // interface whose methods carry contracts (var _ I = (*T)(nil) included),
 // that each implementation's proved effects fit the contract.
-func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa.Package, fns []*ssa.Function, sums map[*ssa.Function]*effects.Summary) {
+func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa.Package, fns []*ssa.Function, sums map[*ssa.Function]*effects.Summary, contracted map[types.Type]bool) {
 	all := append([]*ssa.Function(nil), fns...)
 	if init := spkg.Func("init"); init != nil {
 		all = append(all, init)
@@ -48,7 +48,6 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 		impl *types.Func
 	}
 	done := map[key]bool{}
-	contracted := a.contractedIfaces(eng)
 	asserting, instantiating, convertedHere := false, false, map[string]bool{}
 	var check func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface)
 	check = func(pos token.Pos, concrete, ifaceType types.Type, mi *ssa.MakeInterface) {
@@ -207,7 +206,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 
 // contractedIfaces lists the interfaces with an effect contract on some
 // method that this package can see: its own, and those of its imports.
-func (a *run) contractedIfaces(eng *effects.Engine) map[types.Type]bool {
+func (a *run) contractedIfaces() map[types.Type]bool {
 	out := map[types.Type]bool{}
 	add := func(m *types.Func) {
 		if recv := m.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {

@@ -196,7 +196,7 @@ func (e *Engine) callFuncIn(fn *ssa.Function, value ssa.Value, valueFr *frame, a
 	if obj == nil {
 		return
 	}
-	if obj.Pkg() == e.Pkg && len(fn.Blocks) > 0 && len(args) > 0 && args[0].live() && obj.Signature().Recv() != nil {
+	if obj.Pkg() == e.Pkg && len(fn.Blocks) > 0 && len(args) > 0 && args[0].live() && obj.Signature().Recv() != nil && methodsInlined(fr) < maxMethodInline {
 		if _, _, local := allocOf(args[0].v, args[0].fr, 0); local || args[0].fr != fr {
 			// A method on a receiver built here or in another frame (a
 			// helper that built it): walk it inline, so the fields set
@@ -1164,4 +1164,23 @@ func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Po
 	}
 	md(&callSite{e: e, fn: m, args: append([]binding{b}, args...), pos: pos, fr: fr, out: out})
 	return true
+}
+
+// maxMethodInline bounds how many methods walked inline for their
+// receiver's fields may nest: past it, a method is called through its
+// summary, whose sites on the receiver's fields stay pending for the
+// caller to resolve. Without the bound a package whose methods call one
+// another on one receiver (a server's connection handling) walks its
+// whole call tree inline from every function that builds a receiver.
+const maxMethodInline = 2
+
+// methodsInlined counts the named methods walked inline on fr's chain.
+func methodsInlined(fr *frame) int {
+	n := 0
+	for f := fr; f != nil && f.parent != nil; f = f.parent {
+		if f.fn.Parent() == nil && f.fn.Signature.Recv() != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -130,5 +130,5 @@ func (e *Engine) ConversionSummary(mi *ssa.MakeInterface, impl *ssa.Function) *S
 	root := &frame{fn: mi.Parent(), root: true, visiting: map[ssa.Value]bool{}}
 	out := newCollector()
 	e.callObj(obj, impl, []binding{{v: mi.X, fr: root}}, mi.Pos(), root, out)
-	return out.summary(e.pos(mi.Pos()), e.Module)
+	return e.finish(out, e.pos(mi.Pos()))
 }

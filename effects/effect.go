@@ -505,7 +505,13 @@ func (c *collector) merge(o *collector) {
 // summary returns the canonical, sorted summary, collapsed past the
 // bounds to one unprovable site at at.
 func (c *collector) summary(at Position, module string) *Summary {
-	s := c.sorted()
+	return c.summaryOf(at, module, false)
+}
+
+// summaryOf is summary; coarse caps unprovable and detached sites per
+// summary instead of per call (Engine.Coarse).
+func (c *collector) summaryOf(at Position, module string, coarse bool) *Summary {
+	s := c.sortedOf(coarse)
 	if len(s.Effects)+len(s.Pending) > maxSites || c.overflow {
 		return collapsed(s, at, module)
 	}
@@ -513,7 +519,9 @@ func (c *collector) summary(at Position, module string) *Summary {
 }
 
 // sorted returns everything collected, in canonical order.
-func (c *collector) sorted() *Summary {
+func (c *collector) sorted() *Summary { return c.sortedOf(false) }
+
+func (c *collector) sortedOf(coarse bool) *Summary {
 	s := &Summary{}
 	for _, e := range c.effects {
 		s.Effects = append(s.Effects, *e)
@@ -522,7 +530,11 @@ func (c *collector) sorted() *Summary {
 		s.Pending = append(s.Pending, *p)
 	}
 	slices.SortFunc(s.Effects, func(a, b Effect) int { return compareEffects(&a, &b) })
-	s.Effects = capUnprovable(s.Effects, func(e *Effect) Position { return e.Report() })
+	group := func(e *Effect) Position { return e.Report() }
+	if coarse {
+		group = func(*Effect) Position { return Position{} }
+	}
+	s.Effects = capUnprovable(s.Effects, group)
 	slices.SortFunc(s.Pending, func(a, b Pending) int {
 		if c := comparePos(a.Pos, b.Pos); c != 0 {
 			return c

@@ -98,6 +98,16 @@ type Engine struct {
 	// http.DefaultTransport; sending through the default client proves
 	// no URL.
 	DefaultClientRewired bool
+	// Coarse: no summary of this package is ever reported call by call
+	// (it has no handler, no contract, and no manifest reads it), so
+	// each summary keeps a few unprovable and detached sites per reason
+	// for the whole function rather than per call. A caller reports all
+	// of a callee's sites at its own call, so what it lifts is the same
+	// finding; what is dropped is the per-call detail inside the callee,
+	// which only a handler's own summary shows. In a dependency whose
+	// functions each reach hundreds of such sites, this keeps every
+	// lifted summary a few dozen sites long.
+	Coarse bool
 
 	summaries map[*ssa.Function]*Summary
 	state     map[*ssa.Function]uint8
@@ -355,14 +365,14 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	out := newCollector()
 	if len(fn.Blocks) == 0 {
 		e.bodiless(fn, out)
-		return out.summary(e.pos(fn.Pos()), e.Module)
+		return e.finish(out, e.pos(fn.Pos()))
 	}
 	saved := e.budget
 	e.budget = maxWork
 	defer func() { e.budget = saved }()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}
 	e.walk(root, out)
-	s := out.summary(e.pos(fn.Pos()), e.Module)
+	s := e.finish(out, e.pos(fn.Pos()))
 	e.computeReturned(s, root)
 	for i, p := range fn.Params {
 		switch qualifiedName(p.Type()) {
@@ -477,7 +487,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	e.walk(root, out)
 	e.returnedHandlers(root, out)
 	e.dropRegistrations(fn, out)
-	s := out.summary(e.pos(fn.Pos()), e.Module)
+	s := e.finish(out, e.pos(fn.Pos()))
 	s.Returned, s.ReturnedIndex = base.Returned, base.ReturnedIndex
 	return s
 }
@@ -521,7 +531,7 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 			"return a closure or a function, or declare the calls with //agent:effect"))
 	}
 	if len(out.effects)+len(out.pending) > 0 || len(fs.callables) > 0 {
-		s.Returned = out.summary(e.pos(root.fn.Pos()), e.Module)
+		s.Returned = e.finish(out, e.pos(root.fn.Pos()))
 		s.ReturnedIndex = r
 	}
 }
@@ -603,7 +613,7 @@ func (e *Engine) computeResultMethods(s *Summary, root *frame) {
 			}
 		}
 		if len(out.effects)+len(out.pending) > 0 {
-			methods = append(methods, MethodSummary{Name: m, Sum: out.summary(e.pos(root.fn.Pos()), e.Module)})
+			methods = append(methods, MethodSummary{Name: m, Sum: e.finish(out, e.pos(root.fn.Pos()))})
 		}
 	}
 	s.ResultMethods, s.ResultMethodsAt = methods, r+1
@@ -1511,4 +1521,9 @@ func (e *Engine) errorsAct() bool {
 func isErrorType(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() == nil && n.Obj().Name() == "error"
+}
+
+// finish is the summary of what out collected, at at.
+func (e *Engine) finish(out *collector, at Position) *Summary {
+	return out.summaryOf(at, e.Module, e.Coarse)
 }

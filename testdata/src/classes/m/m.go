@@ -1,0 +1,96 @@
+// Package m: methods nested several calls deep on a receiver the handler
+// builds in sight. Past the first levels, a method is no longer walked
+// inline for its receiver's fields: its summary is instantiated, and
+// what it leaves to the receiver's fields (an interface, a function) is
+// resolved at the call. Every shape fires under Narrow. The clean twins
+// are package n: the same chains on a type whose fields only ever hold
+// allowed values, in a package of their own because a call through an
+// interface or an unexported function field resolves to every value the
+// package converts or stores (README, Limits).
+package m
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/authvet/authvet/grant"
+)
+
+// Narrow allows refunds and one host.
+var Narrow = grant.Grant{
+	Writes:        []string{"refunds"},
+	Outbound:      []string{"https://api.ok.example/"},
+	TenantScope:   grant.CrossTenant,
+	Reversibility: grant.Irreversible,
+}
+
+type Server struct{ db *sql.DB }
+
+type Store interface {
+	save(ctx context.Context, id string) error
+}
+
+type payouts struct{ db *sql.DB }
+
+func (p *payouts) save(ctx context.Context, id string) error {
+	_, err := p.db.ExecContext(ctx, "INSERT INTO payouts (id) VALUES ($1)", id)
+	return err
+}
+
+func (s *Server) purge(ctx context.Context, id string) error {
+	_, err := s.db.ExecContext(ctx, "DELETE FROM payouts WHERE id = $1", id)
+	return err
+}
+
+// svc's fields are stored values Narrow does not allow.
+type svc struct {
+	st   Store
+	hook func(ctx context.Context, id string) error
+}
+
+// --- M1: an interface field read four methods down.
+
+func (s *svc) a(ctx context.Context, id string) error { return s.b(ctx, strings.TrimSpace(id)) }
+func (s *svc) b(ctx context.Context, id string) error { return s.c(ctx, id) }
+func (s *svc) c(ctx context.Context, id string) error { return s.d(ctx, id) }
+func (s *svc) d(ctx context.Context, id string) error { return s.st.save(ctx, id) }
+
+//agent:operable grant=Narrow
+func (s *Server) DeepStore(ctx context.Context, id string) error {
+	v := &svc{st: &payouts{db: s.db}}
+	return v.a(ctx, id) // want `DeepStore writes "payouts"`
+}
+
+// --- M2: a function field called four methods down, behind a branch.
+
+func (s *svc) ha(ctx context.Context, id string) error { return s.hb(ctx, id) }
+func (s *svc) hb(ctx context.Context, id string) error { return s.hc(ctx, id) }
+func (s *svc) hc(ctx context.Context, id string) error {
+	if id == "" {
+		return nil
+	}
+	return s.hd(ctx, id)
+}
+func (s *svc) hd(ctx context.Context, id string) error { return s.hook(ctx, id) }
+
+//agent:operable grant=Narrow
+func (s *Server) DeepHook(ctx context.Context, id string) error {
+	v := &svc{hook: s.purge}
+	return v.ha(ctx, id) // want `DeepHook writes "payouts"`
+}
+
+// --- M4: a receiver a helper builds, reached through another struct's
+// methods, the store one field further in.
+
+type outer struct{ in *svc }
+
+func newOuter(st Store) *outer { return &outer{in: &svc{st: st}} }
+
+func (o *outer) run(ctx context.Context, id string) error  { return o.step(ctx, id) }
+func (o *outer) step(ctx context.Context, id string) error { return o.in.c(ctx, id) }
+
+//agent:operable grant=Narrow
+func (s *Server) DeepOuter(ctx context.Context, id string) error {
+	return newOuter(&payouts{db: s.db}).run(ctx, id) // want `DeepOuter writes "payouts"` `DeepOuter writes "payouts"`
+}
