@@ -288,7 +288,20 @@ func (a *run) analyse() {
 	}
 	contracted := a.contractedIfaces()
 	eng.Coarse = len(a.handlers) == 0 && len(contracted) == 0 && !KeepResults
-	sums := eng.Summaries(fns)
+	roots := fns
+	if eng.Coarse {
+		// Nothing here is reported: only what another package can call
+		// needs a summary (the loop below), and what it calls is
+		// summarised on the way. A function nothing exported reaches
+		// is never walked.
+		roots = nil
+		for _, fn := range fns {
+			if objs[fn].Exported() {
+				roots = append(roots, fn)
+			}
+		}
+	}
+	sums := eng.Summaries(roots)
 	if eng.OwnErrorActs() {
 		a.pass.ExportPackageFact(&errorActsFact{})
 	}

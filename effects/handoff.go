@@ -315,6 +315,24 @@ func (e *Engine) callMethods(t types.Type, recv binding, names []string, pos tok
 	}
 }
 
+// callEveryMethod calls the methods names of t on recv from their
+// summaries, never walking one inline for its receiver's fields: a
+// template calls every exported method of its data, and each may
+// execute a template on the same value again (a CLI's usage text).
+func (e *Engine) callEveryMethod(t types.Type, recv binding, names []string, pos token.Pos, fr *frame, out *collector) {
+	for _, name := range names {
+		obj, fn := e.methodOf(t, name)
+		if obj == nil {
+			continue
+		}
+		if fn != nil && (fn.Parent() != nil || fn.Synthetic != "") {
+			e.callFunc(fn, fn, fr, []binding{recv}, pos, fr, out)
+			continue
+		}
+		e.callObj(obj, fn, []binding{recv}, pos, fr, out)
+	}
+}
+
 // callProtocol calls the protocol methods a value of type t handed over
 // as any may have called on it, and those of its fields' types, a few
 // levels deep (encoding/json and fmt walk into fields).

@@ -520,7 +520,7 @@ func (e *Engine) callTemplateData(b binding, pos token.Pos, fr *frame, out *coll
 					names = append(names, ms.At(i).Obj().Name())
 				}
 			}
-			e.callMethods(pt, recv, names, pos, fr, out)
+			e.callEveryMethod(pt, recv, names, pos, fr, out)
 		}
 		base := t
 		if p, ok := base.(*types.Pointer); ok {

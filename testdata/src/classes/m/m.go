@@ -12,7 +12,9 @@ package m
 import (
 	"context"
 	"database/sql"
+	"io"
 	"strings"
+	"text/template"
 
 	"github.com/authvet/authvet/grant"
 )
@@ -93,4 +95,34 @@ func (o *outer) step(ctx context.Context, id string) error { return o.in.c(ctx, 
 //agent:operable grant=Narrow
 func (s *Server) DeepOuter(ctx context.Context, id string) error {
 	return newOuter(&payouts{db: s.db}).run(ctx, id) // want `DeepOuter writes "payouts"` `DeepOuter writes "payouts"`
+}
+
+// --- M5: a template calls every exported method of its data, each from
+// its summary; what a method does through the data's fields is resolved
+// at the Execute call.
+
+var pageTmpl = template.Must(template.New("p").Parse(`{{.Title}} {{.Stats}}`))
+
+type page struct {
+	db *sql.DB
+	st Store
+}
+
+func (p *page) Title() string { return "payouts" }
+
+func (p *page) Stats() string {
+	if err := p.st.save(context.Background(), "seen"); err != nil {
+		return err.Error()
+	}
+	return p.count()
+}
+
+func (p *page) count() string {
+	p.db.Exec("DELETE FROM payouts WHERE stale")
+	return "0"
+}
+
+//agent:operable grant=Narrow
+func (s *Server) RenderPage(w io.Writer) error {
+	return pageTmpl.Execute(w, &page{db: s.db, st: &payouts{db: s.db}}) // want `RenderPage writes "payouts"` `RenderPage writes "payouts"` `RenderPage writes "payouts"`
 }

@@ -5,7 +5,10 @@ package n
 import (
 	"context"
 	"database/sql"
+	"io"
+	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/authvet/authvet/grant"
 )
@@ -86,4 +89,28 @@ func (o *okOuter) step(ctx context.Context, id string) error { return o.in.c(ctx
 //agent:operable grant=Narrow
 func (s *Server) DeepOuterTwin(ctx context.Context, id string) error {
 	return newOKOuter(&refunds{db: s.db}).run(ctx, id)
+}
+
+// --- Twin of M5: the template's data only formats and reads.
+
+var pageTmpl = template.Must(template.New("p").Parse(`{{.Title}} {{.Stats}}`))
+
+type page struct {
+	db *sql.DB
+	n  int
+}
+
+func (p *page) Title() string { return "refunds" }
+
+func (p *page) Stats() string {
+	var n int
+	if err := p.db.QueryRow("SELECT count(*) FROM refunds").Scan(&n); err != nil {
+		return err.Error()
+	}
+	return strconv.Itoa(n + p.n)
+}
+
+//agent:operable grant=Narrow
+func (s *Server) RenderPageTwin(w io.Writer) error {
+	return pageTmpl.Execute(w, &page{db: s.db, n: 1})
 }
