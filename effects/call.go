@@ -576,6 +576,19 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 	fl.detach = fl.detach || p.Detach
 	p.Detach = false // callArg marks the work itself
 	b, ok := ctx.param(p.Param)
+	if ok && b.v != nil {
+		rec, busy := e.enterResolve("", p.Pos, b.v)
+		if busy {
+			return
+		}
+		defer e.leaveResolve("", p.Pos, b.v)
+		defer func() {
+			if *rec && hasWork(sub) {
+				// (sub is merged by now: the site goes straight out.)
+				out.add(e.recursedResolve(pos))
+			}
+		}()
+	}
 	if ok && len(p.Fields) > 0 {
 		done, up, found := e.fieldsOf(b, p.Fields, fr.cur)
 		ok = found
@@ -672,6 +685,19 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		out.addPending(p)
 		return
 	}
+	// A site resolved again, on the same receiver value, while it is
+	// being resolved (a visitor whose Visit methods call Accept, whose
+	// Accept calls Visit): the deeper resolution is cut, and if the
+	// outer one found anything, what the deeper calls reach with other
+	// arguments is unprovable, as for a closure that calls itself.
+	var rec *bool
+	if ok && b.v != nil {
+		var busy bool
+		if rec, busy = e.enterResolve(p.Name, p.Pos, b.v); busy {
+			return
+		}
+		defer e.leaveResolve(p.Name, p.Pos, b.v)
+	}
 	sub := newCollector()
 	if p.InTx {
 		fr = txFrame(fr)
@@ -702,7 +728,48 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 	case fl.detachIf > 0 && hasWork(sub):
 		out.addPending(Pending{Op: OpDetachIf, Param: fl.detachIf - 1, Pos: p.Pos, Via: p.Via, Module: p.Module})
 	}
+	if rec != nil && *rec && hasWork(sub) {
+		sub.add(e.recursedResolve(pos))
+	}
 	e.mergeResolved(p, sub, pos, out)
+}
+
+// enterResolve marks a pending call (name "" for a function parameter's)
+// at pos as being resolved on value v. If it already is, further up
+// the stack, the call is its own deeper resolution (a visitor whose
+// Visit methods call Accept, an encoder that calls the encoders of its
+// fields): busy, and the outer resolution is marked recursed.
+func (e *Engine) enterResolve(name string, pos Position, v ssa.Value) (rec *bool, busy bool) {
+	k := resolveKey{name, pos, v}
+	if r, ok := e.resolving[k]; ok {
+		*r = true
+		return nil, true
+	}
+	if e.resolving == nil {
+		e.resolving = map[resolveKey]*bool{}
+	}
+	rec = new(bool)
+	e.resolving[k] = rec
+	return rec, false
+}
+
+func (e *Engine) leaveResolve(name string, pos Position, v ssa.Value) {
+	delete(e.resolving, resolveKey{name, pos, v})
+}
+
+// recursedResolve is the site a recursed resolution that found work
+// adds: the deeper calls it cut, with other arguments, may reach other
+// subjects (as for a closure that calls itself).
+func (e *Engine) recursedResolve(pos token.Pos) Effect {
+	return e.unprovable(pos, "calls code that calls back into this call, whose deeper calls may reach other subjects",
+		"declare what the call does with //agent:effect")
+}
+
+// resolveKey is a pending method call being resolved on a receiver value.
+type resolveKey struct {
+	name string
+	pos  Position
+	recv ssa.Value
 }
 
 // requestMethod is the HTTP method of a pending call that sends a

@@ -120,10 +120,11 @@ type Engine struct {
 	computing []*ssa.Function
 	readers   map[*ssa.Function][]*ssa.Function
 	dirty     map[*ssa.Function]bool
-	dirtyList []*ssa.Function // the dirty functions, in the order they became so
-	budget    int             // work the summary being computed may still do
-	callbacks int             // callbacks being resolved inside one another
-	returns   int             // helpers' returns being followed inside one another
+	dirtyList []*ssa.Function      // the dirty functions, in the order they became so
+	budget    int                  // work the summary being computed may still do
+	resolving map[resolveKey]*bool // pending method calls being resolved (resolveCallMethodOn)
+	callbacks int                  // callbacks being resolved inside one another
+	returns   int                  // helpers' returns being followed inside one another
 	txFlows   map[*ssa.Function]*txFlow
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).

@@ -119,14 +119,14 @@ func recNote(db *sql.DB, n int) func() {
 
 //agent:operable grant=Narrow
 func (s *Server) FactoryRecursion() {
-	rec(s.db, 3)() // want `FactoryRecursion (writes "payouts"|calls recursive code|reaches code past the analysis)` `FactoryRecursion (writes "payouts"|calls recursive code|reaches code past the analysis)`
+	rec(s.db, 3)() // want `FactoryRecursion (writes "payouts"|calls recursive code|reaches code past the analysis|calls code that calls back into this call)` `FactoryRecursion (writes "payouts"|calls recursive code|reaches code past the analysis|calls code that calls back into this call)`
 }
 
-// BOUND (reported by design, the walk stops short of the statement): the depth bound cuts the factory whatever its base writes
+// BOUND (reported by design, the walk stops short of the statement): the depth bound, or the cut of a call resolved again inside itself, stops the factory whatever its base writes
 //
 //agent:operable grant=Narrow
 func (s *Server) FactoryRecursionTwin() {
-	recNote(s.db, 3)() // want `FactoryRecursionTwin (runs SQL text that is not constant|reaches code past the analysis bounds|calls a closure that calls itself)`
+	recNote(s.db, 3)() // want `FactoryRecursionTwin (runs SQL text that is not constant|reaches code past the analysis bounds|calls a closure that calls itself|calls code that calls back into this call)`
 }
 
 // ---------------------------------------------------------------------

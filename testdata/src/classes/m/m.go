@@ -126,3 +126,39 @@ func (p *page) count() string {
 func (s *Server) RenderPage(w io.Writer) error {
 	return pageTmpl.Execute(w, &page{db: s.db, st: &payouts{db: s.db}}) // want `RenderPage writes "payouts"` `RenderPage writes "payouts"` `RenderPage writes "payouts"`
 }
+
+// --- M6: double dispatch. Each node's Accept calls the visitor, whose
+// Visit methods call Accept on the children: the same call resolved
+// again inside itself is cut, and what the cut hides is unprovable.
+
+type node interface{ accept(v visitor) }
+
+type visitor interface {
+	visitList(l *list)
+	visitLeaf(l *leaf)
+}
+
+type list struct{ items []node }
+
+func (l *list) accept(v visitor) { v.visitList(l) }
+
+type leaf struct{ id string }
+
+func (l *leaf) accept(v visitor) { v.visitLeaf(l) }
+
+type purger struct{ db *sql.DB }
+
+func (p *purger) visitList(l *list) {
+	for _, it := range l.items {
+		it.accept(p)
+	}
+}
+
+func (p *purger) visitLeaf(l *leaf) {
+	p.db.Exec("DELETE FROM payouts WHERE id = $1", l.id)
+}
+
+//agent:operable grant=Narrow
+func (s *Server) Visit(root node) {
+	root.accept(&purger{db: s.db}) // want `Visit (writes "payouts"|calls code that calls back into this call)`
+}

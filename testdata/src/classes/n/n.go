@@ -114,3 +114,37 @@ func (p *page) Stats() string {
 func (s *Server) RenderPageTwin(w io.Writer) error {
 	return pageTmpl.Execute(w, &page{db: s.db, n: 1})
 }
+
+// --- Twin of M6: the visitor only counts.
+
+type node interface{ accept(v visitor) }
+
+type visitor interface {
+	visitList(l *list)
+	visitLeaf(l *leaf)
+}
+
+type list struct{ items []node }
+
+func (l *list) accept(v visitor) { v.visitList(l) }
+
+type leaf struct{ id string }
+
+func (l *leaf) accept(v visitor) { v.visitLeaf(l) }
+
+type counter struct{ n int }
+
+func (c *counter) visitList(l *list) {
+	for _, it := range l.items {
+		it.accept(c)
+	}
+}
+
+func (c *counter) visitLeaf(l *leaf) { c.n += len(l.id) }
+
+//agent:operable grant=Narrow
+func (s *Server) VisitTwin(root node) int {
+	c := &counter{}
+	root.accept(c)
+	return c.n
+}
