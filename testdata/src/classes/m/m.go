@@ -160,5 +160,42 @@ func (p *purger) visitLeaf(l *leaf) {
 
 //agent:operable grant=Narrow
 func (s *Server) Visit(root node) {
-	root.accept(&purger{db: s.db}) // want `Visit (writes "payouts"|calls code that calls back into this call)`
+	root.accept(&purger{db: s.db}) // want `Visit (writes "payouts"|calls code that calls back into this call)` `Visit (writes "payouts"|calls code that calls back into this call)`
+}
+
+// A visitor that hands the children to the visitor it wraps, two deep:
+// the write is reached only below a level the cut could stop at.
+
+type wrap struct{ inner visitor }
+
+func (w *wrap) visitList(l *list) {
+	for _, it := range l.items {
+		it.accept(w.inner)
+	}
+}
+
+func (w *wrap) visitLeaf(l *leaf) {}
+
+//agent:operable grant=Narrow
+func (s *Server) VisitWrapped(root node) {
+	root.accept(&wrap{inner: &wrap{inner: &purger{db: s.db}}}) // want `VisitWrapped writes "payouts"` `VisitWrapped calls visitList through the interface m.visitor`
+}
+
+// The same through a value receiver handed to a helper as a parameter.
+
+type relay2 struct{ next visitor }
+
+func (r relay2) visitList(l *list) {
+	for _, it := range l.items {
+		it.accept(r.next)
+	}
+}
+
+func (r relay2) visitLeaf(l *leaf) {}
+
+func pass(v visitor, n node) { n.accept(v) }
+
+//agent:operable grant=Narrow
+func (s *Server) VisitParam(root node) {
+	pass(relay2{next: relay2{next: &purger{db: s.db}}}, root) // want `VisitParam writes "payouts"` `VisitParam calls code that calls back into this call`
 }
