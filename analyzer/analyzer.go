@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(errorActsFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(errorActsFact), new(contextActsFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -82,15 +82,30 @@ type errorActsFact struct{}
 func (*errorActsFact) AFact()         {}
 func (*errorActsFact) String() string { return "error acts" }
 
-// errorsActDeps reports whether a package pass imports, directly or not,
-// has an errorActsFact.
-func errorsActDeps(pass *analysis.Pass) bool {
+// contextActsFact marks a package with a type that implements
+// context.Context with an effect (a context that audits every Value
+// lookup). Context values are followed, like errors, only where one is
+// in reach.
+type contextActsFact struct{}
+
+func (*contextActsFact) AFact()         {}
+func (*contextActsFact) String() string { return "context acts" }
+
+// actsDeps reports whether a package pass imports, directly or not, has
+// an errorActsFact, and one with a contextActsFact.
+func actsDeps(pass *analysis.Pass) (errs, ctxs bool) {
 	for _, f := range pass.AllPackageFacts() {
-		if _, ok := f.Fact.(*errorActsFact); ok && f.Package != pass.Pkg {
-			return true
+		if f.Package == pass.Pkg {
+			continue
+		}
+		switch f.Fact.(type) {
+		case *errorActsFact:
+			errs = true
+		case *contextActsFact:
+			ctxs = true
 		}
 	}
-	return false
+	return errs, ctxs
 }
 
 // run is the state of one pass.
@@ -284,8 +299,8 @@ func (a *run) analyse() {
 		},
 		LocalSource:          localSource(a.pass),
 		DefaultClientRewired: DefaultClientRewired,
-		ErrorsActDeps:        errorsActDeps(a.pass),
 	}
+	eng.ErrorsActDeps, eng.ContextsActDeps = actsDeps(a.pass)
 	contracted := a.contractedIfaces()
 	eng.Coarse = len(a.handlers) == 0 && len(contracted) == 0 && !KeepResults
 	roots := fns
@@ -304,6 +319,9 @@ func (a *run) analyse() {
 	sums := eng.Summaries(roots)
 	if eng.OwnErrorActs() {
 		a.pass.ExportPackageFact(&errorActsFact{})
+	}
+	if eng.OwnContextActs() {
+		a.pass.ExportPackageFact(&contextActsFact{})
 	}
 	for _, fn := range fns {
 		// Only what another package can call needs a fact: an exported

@@ -221,23 +221,27 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	if s, ok := e.Opts.Sinks[key]; ok {
 		// The user's configuration wins over authvet's own model.
 		e.configuredSink(s, c)
+		c.handOffContexts()
 		return
 	}
 	if len(e.Opts.Sinks) > 0 && obj.Signature().Recv() != nil && len(args) > 0 {
 		for _, k := range promotedKeys(obj, args[0]) {
 			if s, ok := e.Opts.Sinks[k]; ok {
 				e.configuredSink(s, c)
+				c.handOffContexts()
 				return
 			}
 		}
 	}
 	if m := lib().models[key]; m != nil {
 		m(c)
+		c.handOffContexts()
 		return
 	}
 	for _, shape := range lib().callShapes {
 		if md := shape(obj); md != nil {
 			md(c)
+			c.handOffContexts()
 			return
 		}
 	}
@@ -705,6 +709,9 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 	switch {
 	case ok && e.ifaceModel(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
 	case ok && e.callMethodOn(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
+	case ok && e.resultMethod(b, p.Name, symArgs(p.Args, ctx), pos, fr, sub):
+		// The value another package's function returned, whose summary
+		// says what each method of the returned interface does.
 	case p.ShapeArg > 0 && p.ShapeArg <= len(p.Args):
 		// A SQL handle by its shape: the call runs its SQL text.
 		arg := binding{sym: &p.Args[p.ShapeArg-1], ctx: ctx}
@@ -1229,7 +1236,9 @@ func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Po
 	if m == nil {
 		return false
 	}
-	md(&callSite{e: e, fn: m, args: append([]binding{b}, args...), pos: pos, fr: fr, out: out})
+	c := &callSite{e: e, fn: m, args: append([]binding{b}, args...), pos: pos, fr: fr, out: out}
+	md(c)
+	c.handOffContexts()
 	return true
 }
 

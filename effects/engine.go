@@ -93,6 +93,10 @@ type Engine struct {
 	// followed like a benign interface's (errorsAct); otherwise they are
 	// ignored, which is what keeps them cheap.
 	ErrorsActDeps bool
+	// ContextsActDeps: likewise for a context.Context of the program's
+	// own whose Deadline, Done, Err or Value has an effect (a context
+	// that audits every lookup).
+	ContextsActDeps bool
 	// DefaultClientRewired: a package of the program, seen by a driver
 	// that loads it whole, rewires http.DefaultClient or
 	// http.DefaultTransport; sending through the default client proves
@@ -147,6 +151,8 @@ type Engine struct {
 	// ownErrorActs: 0 not yet known, 1 no type of this package has an
 	// Error method with an effect, 2 one has.
 	ownErrorActs uint8
+	// ownContextActs: the same for context.Context.
+	ownContextActs uint8
 	// ctorWalked are the literals a handler constructor makes and that
 	// were walked where they are made (HandlerSummary), by the helper
 	// call that made them (nil: the constructor's own body).
@@ -240,6 +246,13 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	e.readers = map[*ssa.Function][]*ssa.Function{}
 	e.dirty = map[*ssa.Function]bool{}
 	e.dirtyList = nil
+	if e.Prog != nil && e.Pkg != nil {
+		// Before any walk: a walk asks whether errors and contexts are
+		// followed here, and asking from inside the very method that
+		// makes them so would read its summary in progress.
+		e.OwnErrorActs()
+		e.OwnContextActs()
+	}
 	for _, fn := range fns {
 		e.local(fn)
 	}
@@ -549,7 +562,7 @@ func (e *Engine) computeResultMethods(s *Summary, root *frame) {
 	results := root.fn.Signature.Results()
 	r := -1
 	for i := 0; i < results.Len(); i++ {
-		if t := results.At(i).Type(); types.IsInterface(t) && (!ignoredIface(t) || isErrorType(t) && e.errorsAct()) {
+		if t := results.At(i).Type(); types.IsInterface(t) && e.followedIface(t) {
 			if _, isTP := t.(*types.TypeParam); !isTP {
 				r = i
 				break
@@ -1516,6 +1529,77 @@ func (e *Engine) OwnErrorActs() bool {
 // behind them). Nearly every package has none, and ignores them.
 func (e *Engine) errorsAct() bool {
 	return e.ErrorsActDeps || e.Prog != nil && e.Pkg != nil && e.OwnErrorActs()
+}
+
+// contextMethods are the methods of context.Context.
+var contextMethods = []string{"Deadline", "Done", "Err", "Value"}
+
+// OwnContextActs reports whether a type of this package implements
+// context.Context with an effect in one of its methods (a context that
+// audits every Value lookup). A package that does not reach the context
+// package has no such type.
+func (e *Engine) OwnContextActs() bool {
+	if e.ownContextActs == 0 {
+		e.ownContextActs = 1
+		if t := contextType(e.Pkg); t != nil {
+			for _, m := range contextMethods {
+				if e.effectfulImpl(t, m) != "" {
+					e.ownContextActs = 2
+					break
+				}
+			}
+		}
+	}
+	return e.ownContextActs == 2
+}
+
+// contextsAct is errorsAct for context.Context values: they are ignored
+// unless a context with an effect is in reach (this package's or a
+// dependency's).
+func (e *Engine) contextsAct() bool {
+	return e.ContextsActDeps || e.Prog != nil && e.Pkg != nil && e.OwnContextActs()
+}
+
+// followedIface reports whether values of the interface t are followed
+// here: every interface but error and context.Context, and those two
+// where a type with an effect behind them is in reach.
+func (e *Engine) followedIface(t types.Type) bool {
+	if !ignoredIface(t) {
+		return true
+	}
+	if isErrorType(t) {
+		return e.errorsAct()
+	}
+	return e.contextsAct()
+}
+
+// isContextType reports whether t is context.Context.
+func isContextType(t types.Type) bool { return qualifiedName(t) == "context.Context" }
+
+// contextType finds context.Context among the packages pkg imports,
+// directly or not, or returns nil.
+func contextType(pkg *types.Package) types.Type {
+	if pkg == nil {
+		return nil
+	}
+	seen := map[*types.Package]bool{}
+	stack := []*types.Package{pkg}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if p.Path() == "context" {
+			if o, ok := p.Scope().Lookup("Context").(*types.TypeName); ok {
+				return o.Type()
+			}
+			return nil
+		}
+		stack = append(stack, p.Imports()...)
+	}
+	return nil
 }
 
 // isErrorType reports whether t is the universe error interface.

@@ -122,7 +122,7 @@ func (e *Engine) handOffValue(b binding, pt types.Type, pos token.Pos, fr *frame
 		// interface values: each element the analysis sees; the elements
 		// of a slice the caller handed are the caller's to resolve.
 		it, isIface := u.Elem().Underlying().(*types.Interface)
-		if isIface && (!ignoredIface(u.Elem()) || isErrorType(u.Elem()) && e.errorsAct()) {
+		if isIface && e.followedIface(u.Elem()) {
 			pf, isField := paramFieldOf(b.v, b.fr)
 			if idx, isParam := rootParam(b); isParam {
 				pf, isField = paramField{param: idx}, true
@@ -226,7 +226,7 @@ func (e *Engine) handOffIface(b binding, pt types.Type, pos token.Pos, fr *frame
 	if it == nil {
 		it, _ = b.v.Type().Underlying().(*types.Interface)
 	}
-	if it == nil || (ignoredIface(pt) || ignoredIface(b.v.Type())) && !(e.errorsAct() && (isErrorType(pt) || isErrorType(b.v.Type()))) {
+	if it == nil || !e.followedIface(pt) || !e.followedIface(b.v.Type()) {
 		return
 	}
 	// A parameter widened to another interface on the way (a

@@ -28,21 +28,25 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	}
 	static := qualifiedName(c.Value.Type())
 	args := bind(c.Args, fr)
+	site := &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out}
 	for _, name := range embeddedIfaces(c.Value.Type(), decl, len(e.Opts.Sinks) > 0) {
 		// A sink configured on the interface method: whatever the value.
 		// The user's configuration wins over authvet's own model.
 		if s, ok := e.Opts.Sinks[name+"."+m.Name()]; ok {
-			e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+			e.configuredSink(s, site)
+			site.handOffContexts()
 			return
 		}
 	}
 	if s, ok := e.librarySink(m); ok {
-		e.configuredSink(s, &callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+		e.configuredSink(s, site)
+		site.handOffContexts()
 		return
 	}
 	for _, name := range []string{decl, static} {
 		if md := lib().ifaceModels[name+"."+m.Name()]; md != nil && name != "" {
-			md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+			md(site)
+			site.handOffContexts()
 			return
 		}
 	}
@@ -76,12 +80,14 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 			out.addPending(p)
 			return
 		}
-		md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+		md(site)
+		site.handOffContexts()
 		return
 	}
 	for _, shape := range lib().shapes {
 		if md := shape(m); md != nil {
-			md(&callSite{e: e, fn: m, args: append([]binding{recv}, args...), pos: pos, fr: fr, out: out})
+			md(site)
+			site.handOffContexts()
 			return
 		}
 	}

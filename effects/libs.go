@@ -451,6 +451,21 @@ func (c *callSite) callback(i int, fl callFlags) {
 // handOff hands every argument over, as for a call that is not walked.
 func (c *callSite) handOff() { c.e.handOff(c.fn, c.args, c.pos, c.fr, c.out) }
 
+// handOffContexts hands over the context.Context arguments of a call
+// authvet models (or a sink the configuration names): the library calls
+// Done, Err and Value on them. They matter only where a context with an
+// effect is in reach; models hand over the other arguments they pass on.
+func (c *callSite) handOffContexts() {
+	if !c.e.contextsAct() {
+		return
+	}
+	for _, a := range c.args {
+		if t := bindingType(a); t != nil && isContextType(t) {
+			c.e.handOffValue(a, nil, c.pos, c.fr, c.out, callFlags{})
+		}
+	}
+}
+
 // handOffArgs hands over the arguments from index from on (receiver
 // counted): the query arguments of a SQL call.
 func (c *callSite) handOffArgs(from int) {
