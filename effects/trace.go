@@ -385,7 +385,7 @@ func (e *Engine) evalString(v ssa.Value, fr *frame) Str {
 			return concatStr(e.trace(v.X, fr, handleString), e.trace(v.Y, fr, handleString))
 		}
 	case *ssa.Convert:
-		if isString(v.X.Type()) || isBytes(v.X.Type()) {
+		if isString(v.X.Type()) || isBytes(v.X.Type()) && onlyRead(v.X) {
 			return e.trace(v.X, fr, handleString)
 		}
 	case *ssa.Call:
@@ -433,6 +433,28 @@ func (e *Engine) constCall(c ssa.CallCommon) (string, bool) {
 func isString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
+}
+
+// onlyRead reports whether a byte slice is only converted back to a
+// string or measured: bytes written in place (copy(q[12:], "payout"),
+// q[0] = 'x', a helper handed q) are not the text they were made from.
+func onlyRead(b ssa.Value) bool {
+	refs := b.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Convert, *ssa.DebugRef:
+		case *ssa.Call:
+			if bi, ok := r.Call.Value.(*ssa.Builtin); !ok || (bi.Name() != "len" && bi.Name() != "cap") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isBytes(t types.Type) bool {
