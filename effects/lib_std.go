@@ -481,8 +481,13 @@ func templateExecute(dataAt int) model {
 		if !ok {
 			return
 		}
-		for _, f := range c.e.templateFuncs(v, fr, 0) {
+		var unread bool
+		for _, f := range c.e.templateFuncs(v, fr, 0, &unread) {
 			c.e.callArg(f, c.pos, c.fr, c.out, callFlags{})
+		}
+		if unread {
+			c.unprovable("executes a template whose FuncMap the analysis cannot read (its functions run here)",
+				"build the FuncMap as a map literal the package does not change, or declare the statement with //agent:effect")
 		}
 	}
 }
@@ -548,8 +553,8 @@ func (e *Engine) callTemplateData(b binding, pos token.Pos, fr *frame, out *coll
 
 // templateFuncs follows a template back through the calls that built it
 // (New, Must, Parse..., Funcs, Lookup) to the FuncMaps handed to Funcs,
-// and returns their functions.
-func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
+// and returns their functions. A FuncMap it cannot read sets *unread.
+func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int, unread *bool) []binding {
 	if depth > 16 {
 		return nil
 	}
@@ -563,21 +568,30 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if val, ok := e.InitGlobals[g]; ok {
 				if init := g.Pkg.Func("init"); init != nil {
-					return e.templateFuncs(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1)
+					return e.templateFuncs(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1, unread)
 				}
+			}
+			// Set in init() or another function of the package: every
+			// template stored to it.
+			if sts, ok := e.globalStores(g); ok {
+				var out []binding
+				for _, st := range sts {
+					out = append(out, e.templateFuncs(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1, unread)...)
+				}
+				return out
 			}
 		}
 		return nil
 	case *ssa.Phi:
 		var out []binding
 		for _, ed := range v.Edges {
-			out = append(out, e.templateFuncs(ed, fr, depth+1)...)
+			out = append(out, e.templateFuncs(ed, fr, depth+1, unread)...)
 		}
 		return out
 	case *ssa.Parameter:
 		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
 			if b = follow(b); b.live() {
-				return e.templateFuncs(b.v, b.fr, depth+1)
+				return e.templateFuncs(b.v, b.fr, depth+1, unread)
 			}
 		}
 		return nil
@@ -590,7 +604,7 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
 	if pkg != "text/template" && pkg != "html/template" {
 		if key == "text/template.Must" || key == "html/template.Must" {
 			if len(call.Call.Args) > 0 {
-				return e.templateFuncs(call.Call.Args[0], fr, depth+1)
+				return e.templateFuncs(call.Call.Args[0], fr, depth+1, unread)
 			}
 		}
 		return nil
@@ -601,7 +615,10 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
 		if ct, ok := m.(*ssa.ChangeType); ok {
 			m = ct.X
 		}
-		vals, _ := e.mapValues(m, fr)
+		vals, ok := e.mapValues(m, fr)
+		if !ok {
+			*unread = true
+		}
 		for _, b := range vals {
 			if mi, ok := b.v.(*ssa.MakeInterface); ok {
 				b.v = mi.X
@@ -610,7 +627,7 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int) []binding {
 		}
 	}
 	if len(call.Call.Args) > 0 {
-		out = append(out, e.templateFuncs(call.Call.Args[0], fr, depth+1)...)
+		out = append(out, e.templateFuncs(call.Call.Args[0], fr, depth+1, unread)...)
 	}
 	return out
 }

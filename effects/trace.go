@@ -91,6 +91,19 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 			}
 			return unknownStr()
 		}
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			// An element of a local array or slice literal only indexed
+			// (urls[i%2]): every value stored to any element.
+			stores := elemStores(ia.X)
+			if len(stores) == 0 {
+				return unknownStr()
+			}
+			var s Str
+			for _, st := range stores {
+				s = unionStr(s, e.trace(st, fr, h))
+			}
+			return s
+		}
 		if v.Op == token.MUL {
 			var s Str
 			stores := storedValues(v.X, fr)
@@ -323,6 +336,85 @@ func storedValues(addr ssa.Value, fr *frame) []binding {
 		default:
 			return nil // handed to a call, or kept: it may change unseen
 		}
+	}
+	return out
+}
+
+// elemStores returns the values stored to the elements of a local
+// array (or the slice of one, a slice literal) whose elements are only
+// stored to and loaded, through their addresses: nil if the array or an
+// element's address goes anywhere else (a call, a copy, a closure).
+func elemStores(x ssa.Value) []ssa.Value { return elemStoresN(x, 0) }
+
+func elemStoresN(x ssa.Value, copies int) []ssa.Value {
+	if copies > 4 {
+		return nil // arrays copied into each other (a, b = b, a)
+	}
+	if sl, ok := x.(*ssa.Slice); ok {
+		x = sl.X
+	}
+	alloc, ok := x.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	var elems func(refs *[]ssa.Instruction, depth int) bool
+	elems = func(refs *[]ssa.Instruction, depth int) bool {
+		if refs == nil || depth > 1 {
+			return false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.IndexAddr:
+				for _, rr := range *r.Referrers() {
+					switch rr := rr.(type) {
+					case *ssa.Store:
+						if rr.Addr != r {
+							return false
+						}
+						out = append(out, rr.Val)
+					case *ssa.UnOp:
+						if rr.Op != token.MUL {
+							return false
+						}
+					case *ssa.DebugRef:
+					default:
+						return false
+					}
+				}
+			case *ssa.Slice:
+				if !elems(r.Referrers(), depth+1) {
+					return false
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+					return false
+				}
+			case *ssa.UnOp:
+				// The whole array read: a copy, which changes nothing here.
+				if r.Op != token.MUL || depth > 0 {
+					return false
+				}
+			case *ssa.Store:
+				// urls := [2]string{...}: the literal's array copied in.
+				ld, ok := r.Val.(*ssa.UnOp)
+				if !ok || depth > 0 || ld.Op != token.MUL || ld.X == alloc {
+					return false
+				}
+				src := elemStoresN(ld.X, copies+1)
+				if len(src) == 0 {
+					return false
+				}
+				out = append(out, src...)
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !elems(alloc.Referrers(), 0) {
+		return nil
 	}
 	return out
 }
@@ -905,6 +997,33 @@ func (e *Engine) mapValues(m ssa.Value, fr *frame) ([]binding, bool) {
 	return out, len(out) > 0
 }
 
+// onlyFuncsArg reports whether every use of v hands it to a template's
+// Funcs, which copies the map.
+func onlyFuncsArg(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			if !funcsCall(r.Call) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// funcsCall reports whether c is a template's Funcs, which copies the
+// FuncMap it is handed.
+func funcsCall(c ssa.CallCommon) bool {
+	switch staticKey(c) {
+	case "text/template.Template.Funcs", "html/template.Template.Funcs":
+		return true
+	}
+	return false
+}
+
 // globalMapValues returns the values of a map an unexported package
 // variable holds (a dispatch table), when only one store sets it, to a
 // map made there, and every other use of the variable only reads the map
@@ -925,7 +1044,12 @@ func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
 			case *ssa.Call:
 				// len(m) reads; any other call (maps.Copy(m, ...),
 				// delete, clear) may change the table.
-				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				if b, ok := r.Call.Value.(*ssa.Builtin); (!ok || b.Name() != "len") && !funcsCall(r.Call) {
+					return nil, false
+				}
+			case *ssa.ChangeType:
+				// A template.FuncMap handed to Funcs, which copies it.
+				if !onlyFuncsArg(r) {
 					return nil, false
 				}
 			default:
