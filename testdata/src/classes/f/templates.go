@@ -25,7 +25,7 @@ func rate(cur string) string {
 //agent:operable grant=Refunds
 func TemplateFuncLocal(w http.ResponseWriter, r *http.Request) {
 	t := template.Must(template.New("r").Funcs(template.FuncMap{"fx": rate}).Parse(`{{fx "EUR"}}`)) // want `TemplateFuncLocal calls out to "https://fx.example.com/rate"`
-	t.Execute(w, nil) // want `TemplateFuncLocal calls out to "https://fx.example.com/rate"`
+	t.Execute(w, nil)                                                                               // want `TemplateFuncLocal calls out to "https://fx.example.com/rate"`
 }
 
 //agent:operable grant=Refunds
