@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -201,9 +202,13 @@ func (a *run) effectDiagnostic(handler, grantName string, e *effects.Effect) ana
 		Category: e.Kind,
 		Message:  "agent authority: " + msg,
 	}
-	for _, v := range append(e.Via[min(1, len(e.Via)):], e.Pos) {
+	chain := append(slices.Clone(e.Via[min(1, len(e.Via)):]), e.Pos)
+	for i, v := range chain {
 		if len(e.Via) == 0 {
 			break
+		}
+		if i+1 < len(chain) && (v == chain[i+1] || v == e.Pos) {
+			continue // a step the chain repeats, or the site itself
 		}
 		m := "reached through this call"
 		if v == e.Pos {

@@ -144,6 +144,8 @@ type Engine struct {
 	converted       []types.Type                      // concrete types the package converts to interfaces
 	impls           map[*types.Named][]types.Type     // closed interfaces' implementations
 	implementers    map[*types.Interface][]types.Type // this package's implementations, by interface
+	benignShapes    map[*types.Interface]bool         // unnamed interfaces a benign one satisfies
+	reachable       map[string]*types.Package         // the packages this one imports, directly or not, by path
 	scopeTypes      []types.Type                      // the package's named non-interface types and pointers to them
 	// scopedStmt > 0 while walking a statement an //agent:effect scoped
 	// hatch covers.

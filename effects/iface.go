@@ -92,7 +92,7 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 		}
 	}
 	sink := (e.isSinkInterface(decl) || e.isSinkInterface(static)) && !e.isBenign(decl)
-	if !sink && (e.isBenign(decl) || e.isBenign(static) || lib().readerInterface(decl)) {
+	if !sink && (e.isBenign(decl) || e.isBenign(static) || lib().readerInterface(decl) || static == "" && e.benignShape(c.Value.Type())) {
 		e.benignUnresolved(c.Value.Type(), m, recv, args, pos, fr, out)
 		return
 	}
@@ -214,8 +214,12 @@ func (e *Engine) benignUnresolved(t types.Type, m *types.Func, recv binding, arg
 		return
 	}
 	if impl := e.effectfulImpl(t, m.Name()); impl != "" {
+		name := shortName(qualifiedName(t))
+		if name == "" {
+			name = types.TypeString(t, func(p *types.Package) string { return p.Name() })
+		}
 		out.add(e.unprovable(pos, fmt.Sprintf("calls %s through the interface %s, which %s of this package implements with effects, and the analysis cannot tell which value it holds",
-			m.Name(), shortName(qualifiedName(t)), impl), dynamicFix))
+			m.Name(), name, impl), dynamicFix))
 	}
 }
 
@@ -716,4 +720,64 @@ func (e *Engine) librarySink(m *types.Func) (Sink, bool) {
 	}
 	slices.Sort(keys)
 	return e.Opts.Sinks[keys[0]], true
+}
+
+// benignShape reports whether t, an unnamed interface
+// (v.(interface{ Flush() })), asks for no more than a benign interface
+// of a package in reach provides (http.Flusher): a call through it is
+// judged as a call through that interface would be.
+func (e *Engine) benignShape(t types.Type) bool {
+	it, ok := t.(*types.Interface)
+	if !ok || it.NumMethods() == 0 || e.Pkg == nil {
+		return false
+	}
+	if b, ok := e.benignShapes[it]; ok {
+		return b
+	}
+	if e.reachable == nil {
+		e.reachable = map[string]*types.Package{}
+		stack := []*types.Package{e.Pkg}
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if e.reachable[p.Path()] != nil {
+				continue
+			}
+			e.reachable[p.Path()] = p
+			stack = append(stack, p.Imports()...)
+		}
+	}
+	satisfies := func(o types.Object) bool {
+		tn, ok := o.(*types.TypeName)
+		return ok && types.IsInterface(tn.Type()) && types.Implements(tn.Type(), it)
+	}
+	found := false
+	for name := range lib().benign {
+		i := strings.LastIndex(name, ".")
+		if i <= 0 {
+			continue
+		}
+		p := e.reachable[name[:i]]
+		if p == nil {
+			continue
+		}
+		if name[i+1:] == "*" {
+			for _, n := range p.Scope().Names() {
+				if o := p.Scope().Lookup(n); o.Exported() && satisfies(o) {
+					found = true
+					break
+				}
+			}
+		} else if o := p.Scope().Lookup(name[i+1:]); o != nil && satisfies(o) {
+			found = true
+		}
+		if found {
+			break
+		}
+	}
+	if e.benignShapes == nil {
+		e.benignShapes = map[*types.Interface]bool{}
+	}
+	e.benignShapes[it] = found
+	return found
 }
