@@ -254,6 +254,12 @@ func usesSink(pass *analysis.Pass, obj types.Object, sinks map[string]bool) bool
 	if pass.ImportPackageFact(obj.Pkg(), new(analysedFact)) {
 		return true
 	}
+	if tn, ok := obj.(*types.TypeName); ok {
+		// A package that builds *http.Clients: its constructors say
+		// whether the client they return sends as the default one
+		// (Summary.StdClient).
+		return tn.Pkg().Path() == "net/http" && tn.Name() == "Client"
+	}
 	fn, ok := obj.(*types.Func)
 	if !ok {
 		return false

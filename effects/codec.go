@@ -12,7 +12,7 @@ package effects
 //	strings  = uvarint n, then n times (uvarint len, bytes): the string
 //	           table of the whole payload, nested summaries included
 //	summary  = flags(BeginsTx, ReturnsShared, EndsTx, Returned != nil,
-//	           Made != nil)
+//	           Made != nil, StdClient)
 //	           list(Effect) list(Pending) [summary: Returned, if flagged]
 //	           int(ReturnedIndex) list(int: ReqWrites)
 //	           list(FieldSource) list(MethodSummary) int(ResultMethodsAt)
@@ -59,7 +59,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 3
+const codecVersion = 4
 
 // maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
@@ -144,7 +144,7 @@ func (e *encoder) summary(s *Summary, depth int) error {
 		}
 		s = &c
 	}
-	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil, s.Made != nil)
+	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil, s.Made != nil, s.StdClient)
 	e.uvarint(uint64(len(s.Effects)))
 	for i := range s.Effects {
 		e.effect(&s.Effects[i])
@@ -386,7 +386,7 @@ func (d *decoder) summary(s *Summary, depth int) {
 		return
 	}
 	var returned, made bool
-	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned, &made)
+	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned, &made, &s.StdClient)
 	if n := d.count(minEffect); n > 0 {
 		s.Effects = make([]Effect, n)
 		for i := range s.Effects {

@@ -84,6 +84,7 @@ func codecSample() *Summary {
 		ResultFields:    []FieldSource{{Field: 1, Param: 0}, {Field: 4, Param: 2}},
 		ReturnsShared:   true,
 		EndsTx:          true,
+		StdClient:       true,
 		ResultMethods:   []MethodSummary{{Name: "Close", Sum: closer}, {Name: "Release"}},
 		ResultMethodsAt: 2,
 		Made:            &Summary{Effects: []Effect{{Kind: Write, Subject: "payouts", Pos: pos("/src/store/q.go", 50, 3)}}},

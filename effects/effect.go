@@ -324,6 +324,12 @@ type Summary struct {
 	// begin (one it was handed, or keeps in its receiver): a project's
 	// own End or Finish.
 	EndsTx bool
+	// StdClient: the function returns (as its first result) an
+	// *http.Client that sends as http.DefaultClient does, wherever it is
+	// built: no transport, proxy, dialer, redirect check or cookie jar of
+	// the program's own (httpx.New() returning &http.Client{Timeout: t}).
+	// A request sent through it goes where its URL says.
+	StdClient bool
 	// ResultMethods summarise calling each method of the interface the
 	// function returns as result ResultMethodsAt-1, on every value it
 	// may return (a lock manager's Acquire returning its *lock as an
@@ -376,7 +382,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0 && s.Made == nil)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.StdClient && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0 && s.Made == nil)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

@@ -404,6 +404,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	}
 	s.EndsTx = e.endsForeignTx(fn)
 	s.ResultFields = resultFields(fn)
+	s.StdClient = e.returnsStdClient(root)
 	s.ReturnsShared = returnsShared(fn)
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {

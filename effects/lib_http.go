@@ -198,6 +198,51 @@ const (
 	defaultRewiredFix = `send through a client built where the analysis sees its Transport, or declare the call with //agent:effect outbound("...")`
 )
 
+// returnsStdClient reports whether the function root is a frame of
+// returns, as its first result, an *http.Client that sends as the
+// default client does on every return (Summary.StdClient).
+func (e *Engine) returnsStdClient(root *frame) bool {
+	fn := root.fn
+	res := fn.Signature.Results()
+	if res.Len() == 0 || qualifiedName(res.At(0).Type()) != "net/http.Client" {
+		return false
+	}
+	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
+		return false
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		if c, isConst := ret.Results[0].(*ssa.Const); isConst && c.IsNil() {
+			continue
+		}
+		cb := binding{v: ret.Results[0], fr: root}
+		transports, ok := e.clientTransports(cb)
+		if !ok || e.redirectRewrites(cb) {
+			return false
+		}
+		for _, t := range transports {
+			if t.x != nil && (proxied(t) || dialed(t) != "" || e.analysedType(t.x.Type())) {
+				return false
+			}
+		}
+		jars, ok := e.clientField(cb, "Jar")
+		if !ok {
+			return false
+		}
+		for _, j := range jars {
+			if j.x != nil && e.analysedType(j.x.Type()) {
+				return false
+			}
+		}
+		found = true
+	}
+	return found
+}
+
 // isDefaultClient reports whether b is http.DefaultClient, read from the
 // variable.
 func isDefaultClient(b binding) bool {
@@ -285,6 +330,9 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 				return nil, false // the interface value may travel anywhere
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Return:
+			// Returned: judged where the constructor's result is used
+			// (clientUnchanged).
 		default:
 			return nil, false
 		}
@@ -293,6 +341,38 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 		return nil, false
 	}
 	return out, true
+}
+
+// clientUnchanged reports whether the client v (another package's
+// constructor's result) is used only where nothing can change its
+// fields: read, sent through, handed to the standard library, called
+// through an interface (the rules clientFieldStores keeps for a client
+// built here).
+func (e *Engine) clientUnchanged(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, r2 := range *r.Referrers() {
+				switch r2.(type) {
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+		case *ssa.Call:
+			if !e.stdCallee(r.Call) {
+				return false
+			}
+		case *ssa.MakeInterface:
+			if !onlyInvoked(r) {
+				return false
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // onlyInvoked reports whether the interface value mi is only called
@@ -466,6 +546,19 @@ func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Gl
 			}
 		}
 	case *ssa.Call:
+		if callee := v.Call.StaticCallee(); callee != nil && e.Import != nil && callee.Pkg != nil && callee.Pkg.Pkg != e.Pkg {
+			// Another package's constructor that returns a client as
+			// standard as the default one.
+			if obj, ok := callee.Object().(*types.Func); ok {
+				if s := e.Import(obj); s != nil && s.StdClient {
+					return e.clientUnchanged(v)
+				}
+			}
+			return false
+		}
+		if !e.clientUnchanged(v) {
+			return false // the caller may set what the constructor did not
+		}
 		cf, rets := e.localReturns(v, fr)
 		if cf == nil || len(rets) == 0 {
 			return false
