@@ -580,6 +580,7 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int, unread *bool) 
 				}
 				return out
 			}
+			e.foreignTemplate(g.Pkg.Pkg, unread)
 		}
 		return nil
 	case *ssa.Phi:
@@ -607,6 +608,19 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int, unread *bool) 
 				return e.templateFuncs(call.Call.Args[0], fr, depth+1, unread)
 			}
 		}
+		if cf, rets := e.localReturns(call, fr); cf != nil {
+			// A helper of the package that builds the template.
+			var out []binding
+			for _, ret := range rets {
+				if len(ret.Results) > 0 {
+					out = append(out, e.templateFuncs(ret.Results[0], cf, depth+1, unread)...)
+				}
+			}
+			return out
+		}
+		if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg != nil {
+			e.foreignTemplate(callee.Pkg.Pkg, unread)
+		}
 		return nil
 	}
 	var out []binding
@@ -630,6 +644,17 @@ func (e *Engine) templateFuncs(v ssa.Value, fr *frame, depth int, unread *bool) 
 		out = append(out, e.templateFuncs(call.Call.Args[0], fr, depth+1, unread)...)
 	}
 	return out
+}
+
+// foreignTemplate marks a template that another package built (an
+// exported variable, a function's result) as unread when that package
+// is analysed: it may reach a sink, so the functions it gave the
+// template may be what does. A package that reaches no sink gave it
+// none that can.
+func (e *Engine) foreignTemplate(pkg *types.Package, unread *bool) {
+	if pkg != nil && pkg != e.Pkg && e.Analysed != nil && e.Analysed(pkg) && !strings.HasPrefix(pkg.Path(), "text/template") && !strings.HasPrefix(pkg.Path(), "html/template") {
+		*unread = true
+	}
 }
 
 // poolGet models (*sync.Pool).Get: the pool's New runs here when the pool

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"text/template"
+
+	"classes/f/pages"
+	"classes/f/views"
 )
 
 // --- F41: a template's FuncMap functions run at Execute. The template
@@ -74,4 +77,44 @@ var plugTpl = template.Must(template.New("r").Funcs(pluggable).Parse(`{{up "eur"
 //agent:operable grant=Refunds
 func TemplateFuncPlugged(w http.ResponseWriter, r *http.Request) {
 	plugTpl.Execute(w, nil) // want `TemplateFuncPlugged executes a template whose FuncMap the analysis cannot read`
+}
+
+// Another package's template: its functions are that package's, and a
+// package that may reach a sink may have given it one that does. Twins:
+// a package that reaches none.
+
+//agent:operable grant=Refunds
+func TemplateForeignVar(w http.ResponseWriter, r *http.Request) {
+	views.Page.Execute(w, nil) // want `TemplateForeignVar executes a template whose FuncMap the analysis cannot read`
+}
+
+//agent:operable grant=Refunds
+func TemplateForeignBuilt(w http.ResponseWriter, r *http.Request) {
+	views.Build().Execute(w, nil) // want `TemplateForeignBuilt writes "page_views"` `TemplateForeignBuilt executes a template whose FuncMap the analysis cannot read`
+}
+
+//agent:operable grant=Refunds
+func TemplateForeignTwin(w http.ResponseWriter, r *http.Request) {
+	pages.Page.Execute(w, nil)
+	pages.Build().Execute(w, nil)
+}
+
+// A helper of this package that builds the template.
+
+func buildRate() *template.Template {
+	return template.Must(template.New("r").Funcs(rateFuncs).Parse(`{{fx "EUR"}}`))
+}
+
+//agent:operable grant=Refunds
+func TemplateHelperBuilt(w http.ResponseWriter, r *http.Request) {
+	buildRate().Execute(w, nil) // want `TemplateHelperBuilt calls out to "https://fx.example.com/rate"`
+}
+
+func buildFmt() *template.Template {
+	return template.Must(template.New("r").Funcs(fmtFuncs).Parse(`{{up "eur"}}`))
+}
+
+//agent:operable grant=Refunds
+func TemplateHelperBuiltTwin(w http.ResponseWriter, r *http.Request) {
+	buildFmt().Execute(w, nil)
 }
