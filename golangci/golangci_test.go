@@ -149,6 +149,9 @@ func TestSameFindingsAsVet(t *testing.T) {
 
 	run := exec.Command(gcl, "run", "--output.text.print-issued-lines=false", "--output.text.colors=false", "./...")
 	run.Dir = example
+	// golangci-lint keys its cache by package and settings, not by the
+	// plugin's build: facts an older authvet wrote would be read back.
+	run.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+t.TempDir())
 	var gclOut bytes.Buffer
 	run.Stdout, run.Stderr = &gclOut, &gclOut
 	run.Run()
@@ -177,6 +180,7 @@ func TestSettings(t *testing.T) {
 			write(".golangci.yml", "version: \"2\"\nlinters:\n  default: none\n  enable: [authvet]\n  settings:\n    custom:\n      authvet:\n        type: module\n        settings:\n"+tc.settings)
 			cmd := exec.Command(gcl, "run", "./...")
 			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+t.TempDir())
 			out, err := cmd.CombinedOutput()
 			if err == nil || !strings.Contains(string(out), tc.want) || strings.Contains(string(out), "panic") {
 				t.Errorf("want a failure naming %q, got (err %v):\n%s", tc.want, err, out)
