@@ -207,13 +207,20 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 						q.tables = append(q.tables, unknownStr())
 					}
 				}
-			case "Table", "ModelTableExpr", "TableExpr":
+			case "Table":
+				// Table(tables ...string): each table of the list.
 				if len(args) > 0 {
-					s := e.trace(args[0], fr, handleString)
-					if name == "Table" && len(args) > 1 {
-						s = unknownStr() // a variadic list: several tables
+					elems := sliceElems(args[0])
+					if len(elems) == 0 {
+						q.tables = append(q.tables, unknownStr())
 					}
-					q.tables = append(q.tables, tableWord(s))
+					for _, el := range elems {
+						q.tables = append(q.tables, tableWord(e.trace(el, fr, handleString)))
+					}
+				}
+			case "ModelTableExpr", "TableExpr":
+				if len(args) > 0 {
+					q.tables = append(q.tables, tableWord(e.trace(args[0], fr, handleString)))
 				}
 			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted":
 				// bounded only where the Where runs before the run on

@@ -194,3 +194,17 @@ func insertUser(ctx context.Context, db bun.IDB, m *User) error {
 func (s *Server) CreateIDB(ctx context.Context, name string) error {
 	return insertUser(ctx, s.db, &User{Name: name})
 }
+
+// Table takes a list of tables: each is written.
+
+//agent:operable grant=Users
+func (s *Server) ByTableName(ctx context.Context, tenant, id int64) error {
+	_, err := s.db.NewUpdate().Table("users").Set("name = 'x'").Where("id = ?", id).Where("tenant_id = ?", tenant).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) ByTableNames(ctx context.Context, tenant int64) error {
+	_, err := s.db.NewDelete().Table("users", "order_items").Where("tenant_id = ?", tenant).Exec(ctx) // want `ByTableNames writes "order_items"`
+	return err
+}
