@@ -336,8 +336,24 @@ func (e *Engine) callEveryMethod(t types.Type, recv binding, names []string, pos
 // callProtocol calls the protocol methods a value of type t handed over
 // as any may have called on it, and those of its fields' types, a few
 // levels deep (encoding/json and fmt walk into fields).
+// protoMessage reports whether t is a generated protocol buffers message
+// (it has ProtoReflect() protoreflect.Message): its String, Format and
+// JSON methods run the protobuf runtime's encoders over its fields,
+// which describe the message and nothing else.
+func protoMessage(t types.Type) bool {
+	if _, isPtr := t.(*types.Pointer); !isPtr {
+		t = types.NewPointer(t)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ProtoReflect")
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Signature().Results().Len() != 1 {
+		return false
+	}
+	return qualifiedName(fn.Signature().Results().At(0).Type()) == "google.golang.org/protobuf/reflect/protoreflect.Message"
+}
+
 func (e *Engine) callProtocol(t types.Type, recv binding, names []string, pos token.Pos, fr *frame, out *collector, depth int, seen map[types.Type]bool) {
-	if depth > 2 || seen[t] {
+	if depth > 2 || seen[t] || protoMessage(t) {
 		return
 	}
 	seen[t] = true

@@ -120,6 +120,9 @@ func frameworksLibrary() *Library {
 			"go.opentelemetry.io/otel/attribute.*", "go.opentelemetry.io/otel/baggage.*", "go.opentelemetry.io/otel/log.*",
 			"github.com/prometheus/client_golang/prometheus.*",
 			"github.com/aws/smithy-go/metrics.*", "github.com/aws/smithy-go/tracing.*", "github.com/aws/smithy-go/logging.*",
+			// Protocol buffers' reflection: generated messages describe,
+			// encode and compare themselves.
+			"google.golang.org/protobuf/reflect/protoreflect.*", "google.golang.org/protobuf/runtime/protoiface.*",
 			// Validators report on values.
 			"github.com/go-playground/validator/v10.FieldError", "github.com/go-playground/validator/v10.ValidationErrors",
 			"github.com/go-playground/validator/v10.StructLevel", "github.com/go-playground/validator/v10.FieldLevel",
