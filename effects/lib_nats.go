@@ -90,6 +90,21 @@ func (c *callSite) fieldStr(i int, name string) Str {
 	for _, d := range done {
 		out.Alts = append(out.Alts, c.e.traceB(d, handleString).Alts...)
 	}
+	// A value another call made (nats.NewMsg(subject)) whose field is
+	// set after: m.Subject = "payments.refund" may be what is sent.
+	if refs := b.v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.Field != idx || fa.X != b.v {
+				continue
+			}
+			for _, r2 := range *fa.Referrers() {
+				if st, ok := r2.(*ssa.Store); ok && st.Addr == fa {
+					out.Alts = append(out.Alts, c.e.trace(st.Val, b.fr, handleString).Alts...)
+				}
+			}
+		}
+	}
 	return out
 }
 

@@ -65,3 +65,21 @@ func (s *Server) Legacy(ctx context.Context, id string) error {
 func (s *Server) Dynamic(ctx context.Context, subj string) error {
 	return s.nc.Publish(subj, nil) // want `Dynamic dispatches a webhook whose topic is not constant`
 }
+
+// A message made by nats.NewMsg whose Subject is set after: the subject
+// sent is the one set last. Twin: only the constructor's.
+
+//agent:operable grant=Orders
+func (s *Server) Retarget(ctx context.Context, id string) error {
+	m := nats.NewMsg("orders.created")
+	m.Data = []byte(id)
+	m.Subject = "payments.refund"
+	return s.nc.PublishMsg(m) // want `Retarget dispatches webhook "payments.refund"`
+}
+
+//agent:operable grant=Orders
+func (s *Server) NewMsgTwin(ctx context.Context, id string) error {
+	m := nats.NewMsg("orders.created")
+	m.Data = []byte(id)
+	return s.nc.PublishMsg(m)
+}
