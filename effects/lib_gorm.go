@@ -240,6 +240,41 @@ func gormWrite(key, name string) model {
 	}
 }
 
+// gormStatementWritten reports whether the builder v's Statement is
+// written through (a field stored to, or the statement handed on).
+func gormStatementWritten(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fieldName(fa.X.Type(), fa.Field) != "Statement" {
+			continue
+		}
+		for _, r2 := range *fa.Referrers() {
+			load, ok := r2.(*ssa.UnOp)
+			if !ok {
+				return true // the field itself stored to, or its address handed on
+			}
+			for _, r3 := range *load.Referrers() {
+				switch r3 := r3.(type) {
+				case *ssa.FieldAddr:
+					for _, r4 := range *r3.Referrers() {
+						if _, isLoad := r4.(*ssa.UnOp); !isLoad {
+							return true
+						}
+					}
+				case *ssa.DebugRef:
+				default:
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // gormStates walks a builder value back to where it was made.
 func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 	if depth > 64 || !e.enter(v, fr) {
@@ -254,8 +289,12 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 			break
 		}
 		prev := e.gormStates(v.Call.Args[0], fr, depth+1)
+		written := gormStatementWritten(v)
 		for i := range prev {
 			st := &prev[i]
+			// tx.Statement.Table = "payouts": the builder's statement
+			// changed by hand; its table is not what the chain says.
+			st.bad = st.bad || written
 			switch name {
 			case "Table":
 				ts := e.trace(v.Call.Args[1], fr, handleString).texts()

@@ -135,6 +135,24 @@ func (s *Server) GormTable(ctx context.Context) error {
 	return s.gdb.Table("ledger").Where("id = ?", 1).Updates(map[string]any{"n": 1}).Error // want `GormTable writes "ledger"`
 }
 
+// The statement's table set by hand: not the Model's.
+
+//agent:operable grant=Orders
+func (s *Server) GormStatementTable(ctx context.Context) error {
+	tx := s.gdb.Model(&Order{})
+	tx.Statement.Table = "payouts"
+	return tx.Where("tenant_id = ?", 1).Update("paid", true).Error // want `GormStatementTable writes through gorm to a table the analysis cannot name`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormStatementRead(ctx context.Context) error {
+	tx := s.gdb.Model(&Order{})
+	if tx.Statement.Table == "orders" {
+		return tx.Where("tenant_id = ?", 1).Update("paid", true).Error
+	}
+	return nil
+}
+
 //agent:operable grant=Orders
 func (s *Server) GormBranch(ctx context.Context, all bool) error {
 	q := s.gdb.Model(&Order{})

@@ -6,6 +6,13 @@ import "context"
 type DB struct {
 	Error        error
 	RowsAffected int64
+	Statement    *Statement
+}
+
+// Statement is the statement a builder is assembling.
+type Statement struct {
+	Table string
+	Vars  []any
 }
 
 func (db *DB) Model(value any) *DB                                  { return db }
