@@ -94,6 +94,18 @@ type bunQuery struct {
 	wheres    []Str
 	openWhere bool
 	model     *types.Named // the Model's type, when known
+	// modelV is the value handed to Model (read in modelFr): bun runs
+	// its query hooks (AfterInsert, ...) around the query.
+	modelV  ssa.Value
+	modelFr *frame
+}
+
+// bunHooks are the model hooks bun runs around each kind of query.
+var bunHooks = map[string][]string{
+	"NewInsert": {"BeforeAppendModel", "BeforeInsert", "AfterInsert"},
+	"NewUpdate": {"BeforeAppendModel", "BeforeUpdate", "AfterUpdate"},
+	"NewDelete": {"BeforeDelete", "AfterDelete"},
+	"NewSelect": {"BeforeSelect", "AfterSelect", "BeforeScanRow", "AfterScanRow"},
 }
 
 func bunRun(c *callSite) {
@@ -203,6 +215,7 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 					if t, ok := bunModelTable(args[0]); ok {
 						q.tables = append(q.tables, litStr(t))
 						q.model = bunModelType(args[0])
+						q.modelV, q.modelFr = args[0], fr
 					} else {
 						q.tables = append(q.tables, unknownStr())
 					}
@@ -383,6 +396,9 @@ func (q bunQuery) effects(c *callSite) {
 	if q.kind == "NewRaw" {
 		c.emit(Pending{Op: OpSQL, Text: q.raw})
 		return
+	}
+	if q.modelV != nil {
+		c.e.modelHooks(c, q.modelV, q.modelFr, bunHooks[q.kind])
 	}
 	kind := ""
 	switch q.kind {

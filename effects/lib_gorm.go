@@ -122,6 +122,12 @@ func gormRead(i int) model {
 // gormHook walks the hook methods the model type of value v has: gorm
 // calls them with the transaction, inside it.
 func (e *Engine) gormHook(c *callSite, v ssa.Value, fr *frame, op string) {
+	e.modelHooks(c, v, fr, gormHooks[op])
+}
+
+// modelHooks calls the hook methods names an ORM runs on the model value
+// v (gorm's AfterCreate, bun's AfterInsert), on each element of a slice.
+func (e *Engine) modelHooks(c *callSite, v ssa.Value, fr *frame, names []string) {
 	t := pointee(v)
 	if t == nil || e.Prog == nil {
 		return
@@ -141,7 +147,7 @@ func (e *Engine) gormHook(c *callSite, v ssa.Value, fr *frame, op string) {
 	if _, isPtr := t.(*types.Pointer); !isPtr {
 		t = types.NewPointer(t)
 	}
-	for _, name := range gormHooks[op] {
+	for _, name := range names {
 		obj, fn := e.methodOf(t, name)
 		if obj == nil {
 			continue

@@ -208,3 +208,52 @@ func (s *Server) ByTableNames(ctx context.Context, tenant int64) error {
 	_, err := s.db.NewDelete().Table("users", "order_items").Where("tenant_id = ?", tenant).Exec(ctx) // want `ByTableNames writes "order_items"`
 	return err
 }
+
+// Model hooks run around the query: an AfterInsert that writes another
+// table is the handler's write. Twin: a BeforeInsert that only fills a
+// field.
+
+type Audited struct {
+	bun.BaseModel `bun:"table:users"`
+	ID            int64 `bun:",pk,autoincrement"`
+	TenantID      int64
+}
+
+type LedgerEntry struct {
+	bun.BaseModel `bun:"table:ledger"`
+	ID            int64 `bun:",pk,autoincrement"`
+}
+
+var _ bun.AfterInsertHook = (*Audited)(nil)
+
+func (a *Audited) AfterInsert(ctx context.Context, q *bun.InsertQuery) error {
+	_, err := q.DB().NewInsert().Model(&LedgerEntry{}).Exec(ctx)
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) CreateAudited(ctx context.Context, tenant int64) error {
+	_, err := s.db.NewInsert().Model(&Audited{TenantID: tenant}).Exec(ctx) // want `CreateAudited writes "ledger"`
+	return err
+}
+
+type Stamped struct {
+	bun.BaseModel `bun:"table:users"`
+	ID            int64 `bun:",pk,autoincrement"`
+	Name          string
+}
+
+var _ bun.BeforeInsertHook = (*Stamped)(nil)
+
+func (s *Stamped) BeforeInsert(ctx context.Context, q *bun.InsertQuery) error {
+	if s.Name == "" {
+		s.Name = "unnamed"
+	}
+	return nil
+}
+
+//agent:operable grant=Users
+func (s *Server) CreateStamped(ctx context.Context) error {
+	_, err := s.db.NewInsert().Model(&Stamped{}).Exec(ctx)
+	return err
+}
