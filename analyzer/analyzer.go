@@ -9,6 +9,7 @@ import (
 	"go/build"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       analysisDoc(),
 	URL:       "https://pkg.go.dev/github.com/authvet/authvet/analyzer",
 	Run:       runPass,
-	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(errorActsFact), new(contextActsFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
+	FactTypes: []analysis.Fact{new(effects.Summary), new(GrantFact), new(analysedFact), new(errorActsFact), new(contextActsFact), new(entFact), new(effects.ConstString), new(effects.Contract), new(RetainsFact), new(KeepsFact), new(ReqWritesFact), new(checkedFact)},
 }
 
 // Flags of the analyzer (under go vet: -authvet.config, -authvet.config_sha256).
@@ -90,6 +91,57 @@ type contextActsFact struct{}
 
 func (*contextActsFact) AFact()         {}
 func (*contextActsFact) String() string { return "context acts" }
+
+// entFact is, for an ent client package, each entity package's string
+// constants (Table, <Edge>Table, ...): an importer under go vet may not
+// see the client's import of its entity packages in export data.
+type entFact struct {
+	Entities []entEntity // sorted by Name
+}
+
+type entEntity struct {
+	Name   string
+	Consts [][2]string // sorted by name
+}
+
+func (*entFact) AFact()           {}
+func (f *entFact) String() string { return fmt.Sprintf("ent entities %d", len(f.Entities)) }
+
+// exportEnt exports the package's entFact, if it is an ent client.
+func exportEnt(pass *analysis.Pass) {
+	ents := effects.EntEntities(pass.Pkg)
+	if len(ents) == 0 {
+		return
+	}
+	f := &entFact{}
+	for _, name := range slices.Sorted(maps.Keys(ents)) {
+		e := entEntity{Name: name}
+		for _, k := range slices.Sorted(maps.Keys(ents[name])) {
+			e.Consts = append(e.Consts, [2]string{k, ents[name][k]})
+		}
+		f.Entities = append(f.Entities, e)
+	}
+	pass.ExportPackageFact(f)
+}
+
+// entConsts reads an ent client package's entFact.
+func entConsts(pass *analysis.Pass) func(pkg *types.Package) map[string]map[string]string {
+	return func(pkg *types.Package) map[string]map[string]string {
+		var f entFact
+		if pkg == pass.Pkg || !pass.ImportPackageFact(pkg, &f) {
+			return nil
+		}
+		out := map[string]map[string]string{}
+		for _, e := range f.Entities {
+			m := map[string]string{}
+			for _, kv := range e.Consts {
+				m[kv[0]] = kv[1]
+			}
+			out[e.Name] = m
+		}
+		return out
+	}
+}
 
 // actsDeps reports whether a package pass imports, directly or not, has
 // an errorActsFact, and one with a contextActsFact.
@@ -301,6 +353,7 @@ func (a *run) analyse() {
 		DefaultClientRewired: DefaultClientRewired,
 	}
 	eng.ErrorsActDeps, eng.ContextsActDeps = actsDeps(a.pass)
+	eng.EntConsts = entConsts(a.pass)
 	contracted := a.contractedIfaces()
 	eng.Coarse = len(a.handlers) == 0 && len(contracted) == 0 && !KeepResults
 	roots := fns
@@ -323,6 +376,7 @@ func (a *run) analyse() {
 	if eng.OwnContextActs() {
 		a.pass.ExportPackageFact(&contextActsFact{})
 	}
+	exportEnt(a.pass)
 	for _, fn := range fns {
 		// Only what another package can call needs a fact: an exported
 		// function, or an exported method (of any type: an unexported

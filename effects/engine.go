@@ -97,6 +97,10 @@ type Engine struct {
 	// own whose Deadline, Done, Err or Value has an effect (a context
 	// that audits every lookup).
 	ContextsActDeps bool
+	// EntConsts returns what an ent client package's fact says of its
+	// entity packages (EntEntities), where the package's own import of
+	// them is not in the export data this pass reads.
+	EntConsts func(pkg *types.Package) map[string]map[string]string
 	// DefaultClientRewired: a package of the program, seen by a driver
 	// that loads it whole, rewires http.DefaultClient or
 	// http.DefaultTransport; sending through the default client proves

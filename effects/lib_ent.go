@@ -106,9 +106,17 @@ func entShape(fn *types.Func) model {
 		if !ok || entity == "" {
 			continue
 		}
-		table, epkg, ok := entTable(fn.Pkg(), entity)
+		table, consts, ok := entTable(fn.Pkg(), entity)
 		op := o.op
+		client := fn.Pkg()
 		return func(c *callSite) {
+			if !ok && c.e.EntConsts != nil {
+				// Under go vet the client package's import of its entity
+				// package may be missing from export data: its fact.
+				if m := c.e.EntConsts(client)[strings.ToLower(entity)]; m["Table"] != "" {
+					table, consts, ok = m["Table"], m, true
+				}
+			}
 			if !ok {
 				c.unprovable("runs the ent builder "+name+", whose entity package has no constant Table",
 					"regenerate the ent client, or declare the call with //agent:effect writes(...)")
@@ -121,7 +129,7 @@ func entShape(fn *types.Func) model {
 			c.add(kind, table, TypeResolved)
 			// Edges set on the builder write their own tables (a
 			// many-to-many join table, the other side's foreign key).
-			for _, t := range c.e.entEdgeTables(c, epkg) {
+			for _, t := range c.e.entEdgeTables(c, consts) {
 				if t != table {
 					c.add(Write, t, TypeResolved)
 				}
@@ -166,26 +174,47 @@ func importsPath(pkg *types.Package, path string) bool {
 
 // entTable is the Table constant of the entity's generated package (the
 // client package's import named after the entity, in lower case).
-func entTable(pkg *types.Package, entity string) (string, *types.Package, bool) {
-	want := strings.ToLower(entity)
-	for _, imp := range pkg.Imports() {
-		if imp.Name() != want || !strings.HasPrefix(imp.Path(), pkg.Path()+"/") {
-			continue
-		}
-		if c, ok := imp.Scope().Lookup("Table").(*types.Const); ok && c.Val().Kind() == constant.String {
-			return constant.StringVal(c.Val()), imp, true
-		}
+func entTable(pkg *types.Package, entity string) (string, map[string]string, bool) {
+	consts := EntEntities(pkg)[strings.ToLower(entity)]
+	if t := consts["Table"]; t != "" {
+		return t, consts, true
 	}
 	return "", nil, false
+}
+
+// EntEntities reads, from the packages an ent client package imports
+// below its own path, each entity package's string constants (Table,
+// <Edge>Table, ...), by the entity package's name.
+func EntEntities(pkg *types.Package) map[string]map[string]string {
+	var out map[string]map[string]string
+	for _, imp := range pkg.Imports() {
+		if !strings.HasPrefix(imp.Path(), pkg.Path()+"/") {
+			continue
+		}
+		if c, ok := imp.Scope().Lookup("Table").(*types.Const); !ok || c.Val().Kind() != constant.String {
+			continue
+		}
+		consts := map[string]string{}
+		for _, n := range imp.Scope().Names() {
+			if c, ok := imp.Scope().Lookup(n).(*types.Const); ok && c.Val().Kind() == constant.String && strings.HasSuffix(n, "Table") {
+				consts[n] = constant.StringVal(c.Val())
+			}
+		}
+		if out == nil {
+			out = map[string]map[string]string{}
+		}
+		out[imp.Name()] = consts
+	}
+	return out
 }
 
 // entEdgeTables are the tables of the edges the run's builder changes:
 // Add<Edge>IDs, Add<Edges>, Remove..., Clear<Edges> on it, in its chain
 // or as statements before the run, each named by the entity package's
 // <Edges>Table constant.
-func (e *Engine) entEdgeTables(c *callSite, epkg *types.Package) []string {
+func (e *Engine) entEdgeTables(c *callSite, consts map[string]string) []string {
 	v, _, ok := c.value(0)
-	if !ok || epkg == nil {
+	if !ok || consts == nil {
 		return nil
 	}
 	var tables []string
@@ -205,9 +234,9 @@ func (e *Engine) entEdgeTables(c *callSite, epkg *types.Package) []string {
 			cands = []string{base + "sTable", base + "esTable", base + "Table"}
 		}
 		for _, n := range cands {
-			if k, ok := epkg.Scope().Lookup(n).(*types.Const); ok && k.Val().Kind() == constant.String && !seen[n] {
+			if k, ok := consts[n]; ok && !seen[n] {
 				seen[n] = true
-				tables = append(tables, constant.StringVal(k.Val()))
+				tables = append(tables, k)
 				return
 			}
 		}
