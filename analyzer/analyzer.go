@@ -234,6 +234,64 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 	return res, nil
 }
 
+// minDataTable is the number of syntax nodes from which a package
+// variable's literal of constants is a data table, left out of SSA.
+const minDataTable = 4096
+
+// withoutDataTables returns info's InitOrder without the initializers
+// that are large composite literals of constants only (no call but a
+// conversion, no function literal, no variable or function named), and
+// whether it dropped any.
+func withoutDataTables(info *types.Info) ([]*types.Initializer, bool) {
+	var out []*types.Initializer
+	dropped := false
+	for i, in := range info.InitOrder {
+		if dataTable(info, in.Rhs) {
+			if !dropped {
+				out = append(out, info.InitOrder[:i]...)
+				dropped = true
+			}
+			continue
+		}
+		if dropped {
+			out = append(out, in)
+		}
+	}
+	return out, dropped
+}
+
+func dataTable(info *types.Info, rhs ast.Expr) bool {
+	if _, ok := ast.Unparen(rhs).(*ast.CompositeLit); !ok {
+		return false
+	}
+	n, pure := 0, true
+	ast.Inspect(rhs, func(x ast.Node) bool {
+		if !pure || x == nil {
+			return false
+		}
+		n++
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			pure = false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; !ok || !tv.IsType() {
+				pure = false
+			}
+		case *ast.Ident:
+			switch info.Uses[x].(type) {
+			case *types.Var, *types.Func:
+				pure = false
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				pure = false // &T{...}: a pointer the program may write through
+			}
+		}
+		return pure
+	})
+	return pure && n >= minDataTable
+}
+
 // analyse builds the package's SSA, computes and exports every function's
 // summary, and checks each handler against its grant.
 func (a *run) analyse() {
@@ -249,7 +307,17 @@ func (a *run) analyse() {
 	for _, p := range a.pass.Pkg.Imports() {
 		create(p)
 	}
-	spkg := prog.CreatePackage(a.pass.Pkg, a.pass.Files, a.pass.TypesInfo, false)
+	info := a.pass.TypesInfo
+	if order, dropped := withoutDataTables(info); dropped {
+		// Large literal tables of constants (brotli's dictionary, a
+		// lookup table) are data, not code: their stores would be most
+		// of the package's SSA. The variables stay, uninitialised, so
+		// reading one is reading a value out of sight.
+		c := *info
+		c.InitOrder = order
+		info = &c
+	}
+	spkg := prog.CreatePackage(a.pass.Pkg, a.pass.Files, info, false)
 	spkg.Build()
 
 	var fns []*ssa.Function
