@@ -128,7 +128,12 @@ type Engine struct {
 	computing []*ssa.Function
 	readers   map[*ssa.Function][]*ssa.Function
 	dirty     map[*ssa.Function]bool
-	dirtyList []*ssa.Function      // the dirty functions, in the order they became so
+	dirtyList []*ssa.Function // the dirty functions, in the order they became so
+	// spent: functions whose walk ran out of budget. Their summary holds
+	// an unprovable site, which fails every caller closed whatever else
+	// it misses, so recursion never walks them again: another walk would
+	// run out as well, and only move where.
+	spent     map[*ssa.Function]bool
 	budget    int                  // work the summary being computed may still do
 	resolving map[resolveKey]*bool // pending method calls being resolved (resolveCallMethodOn)
 	callbacks int                  // callbacks being resolved inside one another
@@ -252,6 +257,7 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	e.readers = map[*ssa.Function][]*ssa.Function{}
 	e.dirty = map[*ssa.Function]bool{}
 	e.dirtyList = nil
+	e.spent = map[*ssa.Function]bool{}
 	if e.Prog != nil && e.Pkg != nil {
 		// Before any walk: a walk asks whether errors and contexts are
 		// followed here, and asking from inside the very method that
@@ -297,6 +303,9 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 					Fix:    "declare what the call does with //agent:effect", Pos: e.pos(f.Pos()), Module: e.Module})
 			}
 			break
+		}
+		if e.spent[fn] {
+			continue
 		}
 		s := e.recomputed(fn)
 		drain()
@@ -392,6 +401,9 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	defer func() { e.budget = saved }()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}}
 	e.walk(root, out)
+	if e.budget < 0 && e.spent != nil {
+		e.spent[fn] = true
+	}
 	s := e.finish(out, e.pos(fn.Pos()))
 	e.computeReturned(s, root)
 	for i, p := range fn.Params {
