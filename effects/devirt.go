@@ -286,6 +286,9 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 	}
 	e.returns++
 	defer func() { e.returns-- }()
+	if call.Call.StaticCallee() == nil {
+		return e.concreteValueResult(call, i, fr, depth, out)
+	}
 	cf, rets := e.localReturns(call, fr)
 	found := false
 	for _, ret := range rets {
@@ -297,6 +300,42 @@ func (e *Engine) concreteResult(call *ssa.Call, i int, fr *frame, depth int, out
 		}
 	}
 	return found
+}
+
+// concreteValueResult is concreteResult for a call of a function value
+// (a middleware factory's product: Audit("export")(inner)): each function
+// it may be must be a function or closure of this package, followed into
+// its body with the call's arguments and the closure's bindings.
+func (e *Engine) concreteValueResult(call *ssa.Call, i int, fr *frame, depth int, out *[]target) bool {
+	fs := e.funcsOf(call.Call.Value, fr)
+	if len(fs.callables) == 0 || len(fs.returned)+len(fs.wrapped)+len(fs.params)+len(fs.elemParams)+len(fs.fieldParams) > 0 || fs.fromStd || fs.unresolved {
+		return false
+	}
+	for _, cl := range fs.callables {
+		if len(cl.fn.Blocks) == 0 || pkgOf(cl.fn) != e.Pkg {
+			return false
+		}
+		var free []binding
+		if mc, ok := cl.value.(*ssa.MakeClosure); ok {
+			free = bind(mc.Bindings, cl.fr)
+		}
+		cf := &frame{fn: cl.fn, args: bind(call.Call.Args, fr), free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+		found := false
+		for _, b := range cl.fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || i >= len(ret.Results) {
+				continue
+			}
+			if !e.concretes(ret.Results[i], cf, depth+1, out) {
+				return false
+			}
+			found = true
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // keptResult reports whether result i of call, a call into a package

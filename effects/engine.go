@@ -1110,6 +1110,10 @@ func (e *Engine) returnedHandlers(root *frame, out *collector) {
 			continue
 		}
 		for _, res := range ret.Results {
+			if _, ok := res.Type().Underlying().(*types.Interface); ok {
+				e.returnedHandlerValue(res, ret, root, out)
+				continue
+			}
 			if _, ok := res.Type().Underlying().(*types.Signature); !ok || ownLiteral(res, fn) {
 				continue
 			}
@@ -1124,6 +1128,84 @@ func (e *Engine) returnedHandlers(root *frame, out *collector) {
 			e.callArg(binding{v: res, fr: root}, pos, root, out, callFlags{})
 		}
 	}
+}
+
+// returnedHandlerValue is returnedHandlers for a result of an interface
+// type with a request-shaped method (an http.Handler): a handler another
+// function built and handed back, a middleware factory's product
+// (Audit("export")(inner)), is called with unknown arguments. A handler
+// built here is already walked where it is made; one out of sight is
+// unprovable.
+func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *frame, out *collector) {
+	it, _ := res.Type().Underlying().(*types.Interface)
+	var names []string
+	for i := 0; i < it.NumMethods(); i++ {
+		if m := it.Method(i); requestShaped(m.Signature()) {
+			names = append(names, m.Name())
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	v := res
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		}
+		break
+	}
+	if c, ok := v.(*ssa.Const); ok && c.IsNil() || ownLiteral(v, root.fn) {
+		return
+	}
+	call, made := v.(*ssa.Call)
+	if !made {
+		// A value the constructor holds (a router, a field): its
+		// handlers are the literals registered on it, walked there.
+		return
+	}
+	if callee := call.Call.StaticCallee(); call.Call.IsInvoke() || callee != nil && pkgOf(callee) != e.Pkg {
+		// Another package's helper: its Made summary, instantiated at
+		// the call, holds the handlers it builds.
+		return
+	}
+	pos := ret.Pos()
+	if !pos.IsValid() {
+		pos = root.fn.Pos()
+	}
+	root.cur = ret
+	var ts []target
+	if !e.concretes(res, root, 0, &ts) {
+		if call.Call.StaticCallee() == nil {
+			if fs := e.funcsOf(call.Call.Value, root); fs.unresolved || len(fs.params)+len(fs.fieldParams)+len(fs.elemParams) > 0 {
+				return // the call itself is the site (a parameter called)
+			}
+		}
+		out.add(e.unprovable(pos, "returns a handler built by code the analysis cannot resolve",
+			"build the handler in the constructor, or declare the statement with //agent:effect"))
+		return
+	}
+	for _, t := range ts {
+		switch {
+		case t.x == nil:
+			for _, w := range t.wrapped {
+				e.callArg(w, pos, root, out, callFlags{})
+			}
+		case isSignature(t.x.Type()):
+			e.callArg(binding{v: t.x, fr: t.fr}, pos, root, out, callFlags{})
+		case t.typeOf() != nil && e.analysedType(t.typeOf()):
+			e.callMethods(t.typeOf(), binding{v: t.x, fr: t.fr}, names, pos, root, out)
+		}
+	}
+}
+
+func isSignature(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }
 
 // ownLiteral reports whether v is (a conversion of) a literal defined in

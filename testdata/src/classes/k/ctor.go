@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"sync"
 
 	"classes/k/kit"
 
@@ -455,4 +456,84 @@ func ChainedTwin(db *sql.DB) http.Handler {
 	return kit.Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
 	}), kit.Log)
+}
+
+// --- K31: the handler a middleware factory of the package builds
+// around the constructor's literal (Audit("export")(inner)): the
+// factory's literal is part of the handler.
+
+type middleware func(http.Handler) http.Handler
+
+var auditDB *sql.DB
+
+func audit(table string) middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			auditDB.ExecContext(r.Context(), "INSERT INTO "+table+" (tenant_id, path) VALUES ($1, $2)", 1, r.URL.Path)
+		})
+	}
+}
+
+func chain(h http.Handler, mws ...middleware) http.Handler {
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h
+}
+
+//agent:operable grant=Refunds
+func AuditedExport() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return audit("audit_log")(inner) // want `AuditedExport writes "audit_log"`
+}
+
+//agent:operable grant=Refunds
+func AuditedExportTwin() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return audit("refunds")(inner)
+}
+
+//agent:operable grant=Refunds
+func AuditedChain() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return chain(inner, audit("audit_log")) // want `AuditedChain writes "audit_log"`
+}
+
+//agent:operable grant=Refunds
+func AuditedChainTwin() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return chain(inner, audit("refunds"))
+}
+
+// A handler from a factory the constructor was handed: out of sight.
+
+//agent:operable grant=Refunds
+func AuditedBy(wrap middleware) http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return wrap(inner) // want `AuditedBy calls a function-valued parameter`
+}
+
+// A handler a helper of the package takes out of a registry: out of
+// sight, so unprovable; its twin's helper builds the handler itself.
+
+var routes sync.Map
+
+func registered(name string) http.Handler {
+	v, _ := routes.Load(name)
+	return v.(http.Handler)
+}
+
+func okRoute(name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(name)) })
+}
+
+//agent:operable grant=Refunds
+func FromRegistry() http.Handler {
+	return registered("export") // want `FromRegistry returns a handler built by code the analysis cannot resolve`
+}
+
+//agent:operable grant=Refunds
+func FromRegistryTwin() http.Handler {
+	return okRoute("export")
 }
