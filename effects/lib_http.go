@@ -105,6 +105,22 @@ func roundTripper(c *callSite) {
 		`build the transport where the analysis sees it, or declare the call with //agent:effect outbound("...")`)
 }
 
+// fieldClientSeen reports whether b reads a client from an unexported
+// field of a struct of this package whose every store the analysis sees
+// (clientFieldOrigins): the client is judged here, whoever built the
+// struct.
+func (e *Engine) fieldClientSeen(b binding) bool {
+	load, ok := b.v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return false
+	}
+	_, seen := e.clientTransports(b)
+	return seen
+}
+
 func mustRootParam(b binding) int {
 	i, _ := rootParam(b)
 	return i
@@ -121,7 +137,7 @@ func (c *callSite) viaClient(send model) { c.viaClientWith(send, binding{}) }
 // (Get, Post): req stands for it, for a transport of the program's own.
 func (c *callSite) viaClientWith(send model, built binding) {
 	if b := follow(c.args[0]); b.live() {
-		if idx, ok := rootParam(b); ok {
+		if idx, ok := rootParam(b); ok && !c.e.fieldClientSeen(b) {
 			// A client handed in: the caller may see how it was built.
 			p := Pending{Op: OpCallMethod, Param: idx, Name: c.fn.Name(), Reason: clientUnseen, Fix: clientFix, Pos: c.e.pos(c.pos), Module: c.e.Module, Pkg: c.pkgPath()}
 			for _, a := range c.args[1:] {
@@ -318,6 +334,9 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 				}
 			}
 		case *ssa.Store:
+			if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == ssa.Value(alloc) && e.fieldClientUnchanged(fa) {
+				break // kept in a field of the package's that nothing changes it through
+			}
 			if r.Addr != global || global == nil {
 				return nil, false // the client is kept somewhere else too
 			}
@@ -373,6 +392,36 @@ func (e *Engine) clientUnchanged(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// fieldClientUnchanged reports whether the field fa addresses is an
+// unexported field of a struct of this package (fieldStores) that every
+// load in the package uses only where nothing can change the client's
+// fields (clientUnchanged).
+func (e *Engine) fieldClientUnchanged(fa *ssa.FieldAddr) bool {
+	key, ok := e.fieldOf(fa)
+	if !ok {
+		return false
+	}
+	if _, ok := e.fieldStores(fa); !ok {
+		return false
+	}
+	unchanged := true
+	eachInstr(e.packageFuncs(), func(_ *ssa.Function, instr ssa.Instruction) {
+		a, ok := instr.(*ssa.FieldAddr)
+		if !ok || !unchanged {
+			return
+		}
+		if k, ok := e.fieldOf(a); !ok || k != key {
+			return
+		}
+		for _, r := range *a.Referrers() {
+			if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && !e.clientUnchanged(load) {
+				unchanged = false
+			}
+		}
+	})
+	return unchanged
 }
 
 // onlyInvoked reports whether the interface value mi is only called
@@ -495,6 +544,31 @@ func (e *Engine) globalFieldStored(pkg *ssa.Package, g *ssa.Global, f int, calls
 // clientOrigins follows a *http.Client value back to where it was made
 // and calls visit on each local allocation; http.DefaultClient needs no
 // visit. It reports false when an origin is out of sight.
+func (e *Engine) clientFieldOrigins(fa *ssa.FieldAddr, fr *frame, depth int, visit func(*ssa.Alloc, *frame, *ssa.Global) bool) bool {
+	sts, ok := e.fieldStores(fa)
+	if !ok {
+		return false
+	}
+	key, _ := e.fieldOf(fa)
+	if e.fieldBusy[key] {
+		return false
+	}
+	if e.fieldBusy == nil {
+		e.fieldBusy = map[fieldKey]bool{}
+	}
+	e.fieldBusy[key] = true
+	defer delete(e.fieldBusy, key)
+	for _, st := range sts {
+		if c, isConst := st.Val.(*ssa.Const); isConst && c.IsNil() {
+			continue
+		}
+		if !e.clientOrigins(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1, nil, visit) {
+			return false
+		}
+	}
+	return true
+}
+
 func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Global, visit func(*ssa.Alloc, *frame, *ssa.Global) bool) bool {
 	if depth > 16 {
 		return false
@@ -516,6 +590,13 @@ func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Gl
 		}
 		if v.Op == token.MUL {
 			stores := storedValues(v.X, fr)
+			if fa, ok := v.X.(*ssa.FieldAddr); ok && len(stores) == 0 {
+				// An unexported field of a struct of this package, read
+				// where the struct was built out of sight (a service's
+				// hc, set by its constructor): every store the package
+				// makes to the field.
+				return e.clientFieldOrigins(fa, fr, depth, visit)
+			}
 			if len(stores) == 0 {
 				return false
 			}

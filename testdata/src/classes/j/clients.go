@@ -52,3 +52,62 @@ func (relay) RoundTrip(req *http.Request) (*http.Response, error) {
 	req.URL.Host = "relay.example.com"
 	return http.DefaultTransport.RoundTrip(req)
 }
+
+// --- J21: a client kept in an unexported field of the package's own
+// struct, read where the struct was built out of sight (the handler's
+// receiver): every store the package makes to the field decides. A
+// timeout-only client sends where its URL says; a field some code
+// rewires, or fills with a client of the program's own transport,
+// proves no URL.
+
+type stripeAPI struct{ hc *http.Client }
+
+func newStripeAPI() *stripeAPI { return &stripeAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func (a *stripeAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+type hookAPI struct{ hc *http.Client }
+
+func newHookAPI() *hookAPI { return &hookAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func (a *hookAPI) rewire() { a.hc.Transport = relay{} }
+
+func (a *hookAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+type relayAPI struct{ hc *http.Client }
+
+func newRelayAPI() *relayAPI { return &relayAPI{hc: &http.Client{Transport: relay{}}} }
+
+func (a *relayAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+type Billing struct {
+	stripe *stripeAPI
+	hooks  *hookAPI
+	relays *relayAPI
+}
+
+//agent:operable grant=Egress
+func (b *Billing) FieldClientTwin(w http.ResponseWriter, r *http.Request) {
+	b.stripe.charge(r)
+}
+
+//agent:operable grant=Egress
+func (b *Billing) FieldClientRewired(w http.ResponseWriter, r *http.Request) {
+	b.hooks.charge(r) // want `FieldClientRewired sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+//agent:operable grant=Egress
+func (b *Billing) FieldClientRelayed(w http.ResponseWriter, r *http.Request) {
+	b.relays.charge(r) // want `FieldClientRelayed`
+}
+
+var _ = []any{newStripeAPI, newHookAPI, newRelayAPI, (*hookAPI).rewire}
