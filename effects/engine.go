@@ -1148,16 +1148,12 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 		return
 	}
 	v := res
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
+	for i := 0; i < 8; i++ {
+		if x, ok := v.(*ssa.MakeInterface); ok {
 			v = x.X
-			continue
-		case *ssa.ChangeInterface:
+		} else if x, ok := v.(*ssa.ChangeInterface); ok {
 			v = x.X
-			continue
 		}
-		break
 	}
 	if c, ok := v.(*ssa.Const); ok && c.IsNil() || ownLiteral(v, root.fn) {
 		return
