@@ -1222,14 +1222,33 @@ func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Po
 		return false
 	}
 	for i := 0; i < 4; i++ {
-		ci, ok := b.v.(*ssa.ChangeInterface) // var db DBTX = tx
-		if !ok || lib().ifaceModels[qualifiedName(b.v.Type())+"."+name] != nil {
+		if lib().ifaceModels[qualifiedName(b.v.Type())+"."+name] != nil {
 			break
 		}
-		b.v = ci.X
+		if ci, ok := b.v.(*ssa.ChangeInterface); ok { // var db DBTX = tx
+			b.v = ci.X
+		} else if ct, ok := b.v.(*ssa.ChangeType); ok && types.IsInterface(ct.X.Type()) {
+			b.v = ct.X // an interface of the same method set (pgx.Row as interface{ Scan(...any) error })
+		} else {
+			break
+		}
 	}
 	md := lib().ifaceModels[qualifiedName(b.v.Type())+"."+name]
 	if md == nil {
+		if t := qualifiedName(b.v.Type()); t != "" && lib().readerInterface(t) {
+			// A library's result reader (a pgx.Row handed to a helper as
+			// interface{ Scan(...any) error }): it only reads.
+			if m := lookupMethod(b.v.Type(), name); m != nil {
+				if libraryMade(b.v) {
+					// The library's own reader: what it is handed still
+					// counts (a destination's Scan).
+					e.handOff(m, args, pos, fr, out)
+				} else {
+					e.benignUnresolved(b.v.Type(), m, b, args, pos, fr, out)
+				}
+				return true
+			}
+		}
 		return false // before the method set: building one is dear
 	}
 	m := lookupMethod(b.v.Type(), name)
@@ -1240,6 +1259,22 @@ func (e *Engine) ifaceModel(b binding, name string, args []binding, pos token.Po
 	md(c)
 	c.handOffContexts()
 	return true
+}
+
+// libraryMade reports whether v is the result of a call into a modelled
+// library (pool.QueryRow's pgx.Row), not a value of the program's.
+func libraryMade(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	var obj *types.Func
+	if call.Call.IsInvoke() {
+		obj = call.Call.Method
+	} else {
+		obj = funcObject(call.Call.StaticCallee())
+	}
+	return obj != nil && obj.Pkg() != nil && lib().modelled(obj.Pkg().Path())
 }
 
 // maxMethodInline bounds how many methods walked inline for their

@@ -3,6 +3,7 @@ package c
 import (
 	"bytes"
 	"context"
+	"net/http"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jmoiron/sqlx"
@@ -367,4 +368,32 @@ func (s *Server) GormRawRow(ctx context.Context) error {
 func (s *Server) GormRawRowTwin(ctx context.Context) error {
 	var id int
 	return s.gdb.Raw("DELETE FROM refunds WHERE tenant_id = ? RETURNING id", 7).Row().Scan(&id)
+}
+
+// --- C40: a helper scans through an unnamed interface of the same
+// method set as pgx.Row. Handed the library's row, it only reads; handed
+// a value of the program's own whose Scan writes, the write is found.
+
+func scanCount(row interface{ Scan(...any) error }) int {
+	var n int
+	row.Scan(&n)
+	return n
+}
+
+type auditingRow struct{ conn *pgx.Conn }
+
+func (r auditingRow) Scan(dest ...any) error {
+	_, err := r.conn.Exec(context.Background(), "INSERT INTO payouts (tenant_id, note) VALUES ($1, 'scanned')", 1)
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) CountRowsTwin(w http.ResponseWriter, r *http.Request) {
+	scanCount(s.conn.QueryRow(r.Context(), "SELECT count(*) FROM refunds WHERE tenant_id = $1", 1))
+	scanCount(s.pool.QueryRow(r.Context(), "SELECT count(*) FROM refunds WHERE tenant_id = $1", 1))
+}
+
+//agent:operable grant=Narrow
+func (s *Server) CountRowsAudited(w http.ResponseWriter, r *http.Request) {
+	scanCount(auditingRow{conn: s.conn}) // want `CountRowsAudited writes "payouts"`
 }
