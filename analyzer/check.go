@@ -75,6 +75,7 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 	unprovableAt := map[effects.Position]int{} // report position -> index in a.diags
 	extra := map[int]int{}
 	said := map[diagKey]bool{}
+	sameEffect := map[siteKey]int{} // one effect at one call -> index in a.diags
 	for i := range effs {
 		e := &effs[i]
 		kinds = append(kinds, e.Kind)
@@ -105,6 +106,15 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 		// (how the analysis reached them) are one finding.
 		if k := (diagKey{d.Pos, d.Message}); !said[k] {
 			said[k] = true
+			// One call, one diagnostic per effect: the same write reached
+			// at two sites behind the call (a helper's tx and pool
+			// branches) is one finding, the other site related.
+			sk := siteKey{d.Pos, e.Kind, e.Subject, e.Method, e.Reason}
+			if i, ok := sameEffect[sk]; ok && e.Kind != effects.Unprovable {
+				a.diags[i].Related = append(a.diags[i].Related, analysis.RelatedInformation{Pos: a.posFor(e.Pos), Message: siteNoun[e.Kind] + " is also here"})
+				continue
+			}
+			sameEffect[sk] = len(a.diags)
 			a.diags = append(a.diags, d)
 		}
 	}
@@ -316,6 +326,12 @@ func handlerName(fd *ast.FuncDecl) string {
 		return fd.Name.Name
 	}
 	return "(" + star + id.Name + ")." + fd.Name.Name
+}
+
+// siteKey is one effect reported at one call of the handler.
+type siteKey struct {
+	pos                           token.Pos
+	kind, subject, method, reason string
 }
 
 type diagKey struct {

@@ -124,7 +124,7 @@ func (p *page) count() string {
 
 //agent:operable grant=Narrow
 func (s *Server) RenderPage(w io.Writer) error {
-	return pageTmpl.Execute(w, &page{db: s.db, st: &payouts{db: s.db}}) // want `RenderPage writes "payouts"` `RenderPage writes "payouts"` `RenderPage writes "payouts"`
+	return pageTmpl.Execute(w, &page{db: s.db, st: &payouts{db: s.db}}) // want `RenderPage writes "payouts"` `RenderPage writes "payouts"`
 }
 
 // --- M6: double dispatch. Each node's Accept calls the visitor, whose
@@ -198,4 +198,29 @@ func pass(v visitor, n node) { n.accept(v) }
 //agent:operable grant=Narrow
 func (s *Server) VisitParam(root node) {
 	pass(relay2{next: relay2{next: &purger{db: s.db}}}, root) // want `VisitParam writes "payouts"` `VisitParam calls code that calls back into this call`
+}
+
+// --- M20: one write, two sites behind one call (a helper's transaction
+// and pool branches): one diagnostic at the call, the second site as
+// related information (SPEC §5: one site, one diagnostic).
+
+type txKey struct{}
+
+func execCtx(ctx context.Context, db *sql.DB, q string) error {
+	if tx, _ := ctx.Value(txKey{}).(*sql.Tx); tx != nil {
+		_, err := tx.ExecContext(ctx, q)
+		return err
+	}
+	_, err := db.ExecContext(ctx, q)
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) CancelOutbox(ctx context.Context) error {
+	return execCtx(ctx, s.db, "INSERT INTO outbox (id) VALUES (1)") // want `CancelOutbox writes "outbox"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) CancelOutboxTwin(ctx context.Context) error {
+	return execCtx(ctx, s.db, "INSERT INTO refunds (id) VALUES (1)")
 }
