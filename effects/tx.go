@@ -99,6 +99,30 @@ func (e *Engine) callEndsTx(c *ssa.CallCommon) bool {
 // calleeSummary returns the summary of a static call's callee, a named
 // function of this package (unless it is being computed) or of an
 // analysed package, or nil.
+// programCallee is the summary of c's callee when it is a function of the
+// program whose summary is settled (this package's, or an analysed
+// package's that is no modelled library); known is false otherwise.
+func (e *Engine) programCallee(c *ssa.CallCommon) (s *Summary, known bool) {
+	if c.IsInvoke() {
+		return nil, false
+	}
+	fn := c.StaticCallee()
+	if fn == nil || fn.Parent() != nil {
+		return nil, false
+	}
+	obj := funcObject(fn)
+	switch {
+	case obj == nil || obj.Pkg() == nil || lib().modelled(obj.Pkg().Path()):
+	case obj.Pkg() == e.Pkg:
+		if e.summaries != nil && !e.inProgress(fn) && len(fn.Blocks) > 0 {
+			return e.local(fn), true
+		}
+	case e.Analysed != nil && e.Analysed(obj.Pkg()) && e.Import != nil:
+		return e.Import(obj), true
+	}
+	return nil, false
+}
+
 func (e *Engine) calleeSummary(c *ssa.CallCommon) *Summary {
 	if c.IsInvoke() {
 		return nil
@@ -440,6 +464,11 @@ func closedBits(info *txFlow, c *ssa.CallCommon) uint64 {
 func (e *Engine) isTxBegin(c *ssa.CallCommon) bool {
 	if lib().txBegins[callKey(c)] {
 		return true
+	}
+	if s, known := e.programCallee(c); known {
+		// The program's own function: a Begin wrapper begins one, a
+		// txFrom(ctx) that hands back the ambient one does not.
+		return s != nil && s.BeginsTx
 	}
 	sig := c.Signature()
 	for i := 0; i < sig.Results().Len(); i++ {

@@ -547,3 +547,48 @@ func (s *Server) TwoTxTwin(ctx context.Context, id int64) error {
 	_, err = s.river.Insert(ctx, FulfilArgs{ID: id}, nil)
 	return err
 }
+
+// --- D20: a helper that only hands back the ambient transaction (from
+// the context) begins none: a statement run through "the tx if there is
+// one, else the pool" leaves nothing open, and an enqueue after it is
+// clean. A helper of the package that begins one does leave it open.
+
+type ambientKey struct{}
+
+func ambientTx(ctx context.Context) pgx.Tx {
+	tx, _ := ctx.Value(ambientKey{}).(pgx.Tx)
+	return tx
+}
+
+func (s *Server) execAmbient(ctx context.Context, q string) error {
+	if tx := ambientTx(ctx); tx != nil {
+		_, err := tx.Exec(ctx, q)
+		return err
+	}
+	_, err := s.pool.Exec(ctx, q)
+	return err
+}
+
+func (s *Server) beginOwn(ctx context.Context) pgx.Tx {
+	tx, _ := s.pool.Begin(ctx)
+	return tx
+}
+
+//agent:operable grant=Orders
+func (s *Server) AmbientTxTwin(ctx context.Context) error {
+	if err := s.execAmbient(ctx, "INSERT INTO orders (tenant_id, id) VALUES (1, 2)"); err != nil {
+		return err
+	}
+	_, err := s.asynq.Enqueue(asynq.NewTask("email", nil))
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) OwnBeginWrapper(ctx context.Context) error {
+	tx := s.beginOwn(ctx)
+	if _, err := tx.Exec(ctx, "INSERT INTO orders (tenant_id, id) VALUES (1, 2)"); err != nil {
+		return err
+	}
+	s.asynq.Enqueue(asynq.NewTask("email", nil)) // want `OwnBeginWrapper enqueues a job with asynq's Enqueue`
+	return tx.Commit(ctx)
+}
