@@ -458,18 +458,51 @@ func deferredClose(fn *ssa.Function) bool {
 			}
 			// Only a close the deferred function always makes counts: a
 			// rollback-on-error guard (if err != nil { tx.Rollback() })
-			// leaves the transaction open on success.
-			if len(body.Blocks) == 0 {
-				continue
-			}
-			for _, in := range body.Blocks[0].Instrs {
-				if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) {
-					return true
-				}
+			// leaves the transaction open on success; one that commits
+			// on success and rolls back on error closes it on every path.
+			if alwaysCloses(body) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// alwaysCloses reports whether every path through fn from its entry to
+// a return makes a transaction close (a commit or a rollback).
+func alwaysCloses(fn *ssa.Function) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	closed := make([]bool, len(fn.Blocks))
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) {
+				closed[b.Index] = true
+			}
+			if _, ok := in.(*ssa.Panic); ok {
+				closed[b.Index] = true // no return this way
+			}
+		}
+	}
+	// The least fixpoint: a block closes if all its successors do (a
+	// loop that never closes stays open).
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			if closed[b.Index] || len(b.Succs) == 0 {
+				continue
+			}
+			all := true
+			for _, s := range b.Succs {
+				all = all && closed[s.Index]
+			}
+			if all {
+				closed[b.Index], changed = true, true
+			}
+		}
+	}
+	return closed[0]
 }
 
 // bodiless summarises a function with no Go body (assembly,

@@ -592,3 +592,62 @@ func (s *Server) OwnBeginWrapper(ctx context.Context) error {
 	s.asynq.Enqueue(asynq.NewTask("email", nil)) // want `OwnBeginWrapper enqueues a job with asynq's Enqueue`
 	return tx.Commit(ctx)
 }
+
+// --- D21: a RunInTx helper whose deferred closure commits on success and
+// rolls back on error closes the transaction on every path: an enqueue
+// after it returns is clean. One whose deferred closure only rolls back
+// on error leaves it open on success.
+
+func (s *Server) runInTx(ctx context.Context, fn func(pgx.Tx) error) (err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback(ctx)
+			return
+		}
+		err = tx.Commit(ctx)
+	}()
+	return fn(tx)
+}
+
+func (s *Server) runGuarded(ctx context.Context, fn func(pgx.Tx) error) (err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback(ctx)
+		}
+	}()
+	return fn(tx)
+}
+
+//agent:operable grant=Orders
+func (s *Server) DeferredCommitTwin(ctx context.Context) error {
+	err := s.runInTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO orders (tenant_id, id) VALUES (1, 2)")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = s.asynq.Enqueue(asynq.NewTask("email", nil))
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) DeferredGuardOnly(ctx context.Context) error {
+	err := s.runGuarded(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO orders (tenant_id, id) VALUES (1, 2)")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.asynq.Enqueue(asynq.NewTask("email", nil)) // want `DeferredGuardOnly enqueues a job with asynq's Enqueue`
+	return nil
+}
