@@ -528,6 +528,9 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 			}
 		}
 	case *ssa.Send:
+		if _, ok := chanSends(in.Chan); ok {
+			return // followed to where it is received
+		}
 		val, life = in.X, lifeLong
 	case *ssa.MapUpdate:
 		val = in.Value
@@ -577,6 +580,39 @@ func onlyReadHere(m ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// chanSends returns the values sent on ch when ch is a channel made here
+// that is only sent to, received from and closed, all in this function
+// (a handler's queue of closures it drains itself): what is received is
+// one of them. It reports false otherwise.
+func chanSends(ch ssa.Value) ([]ssa.Value, bool) {
+	mc, ok := ch.(*ssa.MakeChan)
+	if !ok {
+		return nil, false
+	}
+	var vals []ssa.Value
+	for _, r := range *mc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Send:
+			if r.Chan != ssa.Value(mc) || r.X == ssa.Value(mc) {
+				return nil, false
+			}
+			vals = append(vals, r.X)
+		case *ssa.UnOp:
+			if r.Op != token.ARROW {
+				return nil, false
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
+				return nil, false
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return vals, true
 }
 
 // callbackType: values whose storing matters, function values and

@@ -664,6 +664,16 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			e.collectFuncs(b.v, b.fr, fs, depth+1)
 		}
 	case *ssa.UnOp:
+		if v.Op == token.ARROW {
+			if vals, ok := chanSends(v.X); ok {
+				// Received from a channel of closures the function
+				// drains itself: every closure sent on it.
+				for _, x := range vals {
+					e.collectFuncs(x, fr, fs, depth+1)
+				}
+				return
+			}
+		}
 		if bs, ok := e.fieldValues(v, fr); ok {
 			for _, b := range bs {
 				e.collectFuncs(b.v, b.fr, fs, depth+1)
@@ -745,6 +755,10 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 	case *ssa.Extract:
 		if lk, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
 			e.collectFuncs(lk, fr, fs, depth+1)
+			return
+		}
+		if rcv, ok := v.Tuple.(*ssa.UnOp); ok && rcv.Op == token.ARROW && v.Index == 0 {
+			e.collectFuncs(rcv, fr, fs, depth+1) // v, ok := <-ch; a range over ch
 			return
 		}
 		if next, ok := v.Tuple.(*ssa.Next); ok && v.Index == 2 && !next.IsString {

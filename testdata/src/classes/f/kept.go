@@ -87,3 +87,59 @@ func PoolInvokeTwin(ctx context.Context, id string) {
 	req, _ := http.NewRequestWithContext(ctx, "POST", stripe, nil)
 	client.Do(req)
 }
+
+// --- F43: closures queued on a channel the handler makes and drains
+// itself run inside the request: each is resolved where it is received,
+// not detached. A channel that a goroutine drains is.
+
+//agent:operable grant=Refunds
+func DrainedQueueTwin(w http.ResponseWriter, r *http.Request) {
+	ctx, ids := r.Context(), r.URL.Query()["id"]
+	ops := make(chan func(context.Context) error, len(ids))
+	for _, id := range ids {
+		ops <- func(ctx context.Context) error {
+			_, err := client.Do(mustReq(ctx, stripe+"/"+id))
+			return err
+		}
+	}
+	close(ops)
+	for op := range ops {
+		op(ctx)
+	}
+}
+
+//agent:operable grant=Refunds
+func DrainedQueue(w http.ResponseWriter, r *http.Request) {
+	ctx, ids := r.Context(), r.URL.Query()["id"]
+	ops := make(chan func(context.Context) error, len(ids))
+	for range ids {
+		ops <- func(ctx context.Context) error {
+			_, err := client.Do(mustReq(ctx, slack)) // want `DrainedQueue calls out to "https://hooks.slack.com/services/T0/B0/x"`
+			return err
+		}
+	}
+	close(ops)
+	for op := range ops {
+		op(ctx) // want `DrainedQueue calls out to "https://hooks.slack.com/services/T0/B0/x"`
+	}
+}
+
+//agent:operable grant=Refunds
+func WorkerQueue(w http.ResponseWriter, r *http.Request) {
+	ids := r.URL.Query()["id"]
+	ops := make(chan func(context.Context) error, len(ids))
+	go func() { // want `WorkerQueue starts a detached goroutine`
+		for op := range ops {
+			op(context.Background()) // want `WorkerQueue calls a function value the analysis cannot resolve`
+		}
+	}()
+	for range ids {
+		ops <- func(ctx context.Context) error { return nil }
+	}
+	close(ops)
+}
+
+func mustReq(ctx context.Context, url string) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	return req
+}
