@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -1051,10 +1052,16 @@ func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
 	if !ok {
 		return nil, false
 	}
+	var later []binding // entries set through the variable (formatters[k] = f in init)
 	for _, load := range e.globalLoadCache[g] {
 		for _, r := range *load.Referrers() {
 			switch r := r.(type) {
 			case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+			case *ssa.MapUpdate:
+				if r.Map != ssa.Value(load) || r.Value == ssa.Value(load) || r.Key == ssa.Value(load) || !isInit(load.Parent()) {
+					return nil, false // a registry others fill at run time (Plug(name, f))
+				}
+				later = append(later, binding{v: r.Value, fr: &frame{fn: load.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}})
 			case *ssa.Call:
 				// len(m) reads; any other call (maps.Copy(m, ...),
 				// delete, clear) may change the table.
@@ -1071,7 +1078,30 @@ func (e *Engine) globalMapValues(g *ssa.Global, fr *frame) ([]binding, bool) {
 			}
 		}
 	}
-	return e.mapValues(mm, &frame{fn: stores[0].Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}})
+	vals, _ := e.mapValues(mm, &frame{fn: stores[0].Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}})
+	if vals == nil && !onlyFilled(mm) {
+		return nil, false
+	}
+	vals = append(vals, later...)
+	return vals, len(vals) > 0
+}
+
+// isInit reports whether fn is a package initialiser (func init).
+func isInit(fn *ssa.Function) bool {
+	return fn.Parent() == nil && fn.Signature.Recv() == nil && (fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#"))
+}
+
+// onlyFilled reports whether the map mm is only stored to a variable
+// (its declaration: var m = map[K]V{}), with no entries of its own.
+func onlyFilled(mm *ssa.MakeMap) bool {
+	for _, r := range *mm.Referrers() {
+		switch r.(type) {
+		case *ssa.Store, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // collectElems collects the function values a slice may hold.

@@ -143,3 +143,36 @@ func mustReq(ctx context.Context, url string) *http.Request {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	return req
 }
+
+// --- F44: a function looked up in an unexported package map that init
+// fills entry by entry: every function stored in it.
+
+var formatters = map[string]func(string) string{}
+
+var notifiers = map[string]func(context.Context, string) error{}
+
+func init() {
+	formatters["upper"] = func(s string) string { return s + "!" }
+	formatters["plain"] = func(s string) string { return s }
+	notifiers["slack"] = func(ctx context.Context, msg string) error {
+		_, err := client.Do(mustReq(ctx, slack))
+		return err
+	}
+	notifiers["none"] = func(context.Context, string) error { return nil }
+}
+
+//agent:operable grant=Refunds
+func FormatByNameTwin(w http.ResponseWriter, r *http.Request) {
+	f, ok := formatters[r.URL.Query().Get("style")]
+	if !ok {
+		f = formatters["plain"]
+	}
+	w.Write([]byte(f("ok")))
+}
+
+//agent:operable grant=Refunds
+func NotifyByName(w http.ResponseWriter, r *http.Request) {
+	if n, ok := notifiers[r.URL.Query().Get("via")]; ok {
+		n(r.Context(), "done") // want `NotifyByName calls out to "https://hooks.slack.com/services/T0/B0/x"`
+	}
+}
