@@ -590,7 +590,16 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		if cl.fn.Parent() == nil {
 			continue // a named function: callers resolve it themselves
 		}
-		e.walk(&frame{fn: cl.fn, free: free, parent: root, depth: 1, visiting: map[ssa.Value]bool{}, retParams: true}, out)
+		// A middleware a factory returns (func(next http.Handler)
+		// http.Handler): the handler it builds is what calling it
+		// hands back, so its literals count as called (a constructor's).
+		ctor := returnsHandler(cl.fn.Signature)
+		saved := e.ctorWalked
+		if ctor {
+			e.ctorWalked = map[ctorKey]bool{}
+		}
+		e.walk(&frame{fn: cl.fn, free: free, parent: root, depth: 1, visiting: map[ssa.Value]bool{}, retParams: true, ctor: ctor}, out)
+		e.ctorWalked = saved
 	}
 	if fs.unresolved {
 		out.add(e.unprovable(root.fn.Pos(), "returns a function value the analysis cannot resolve",
@@ -600,6 +609,27 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		s.Returned = e.finish(out, e.pos(root.fn.Pos()))
 		s.ReturnedIndex = r
 	}
+}
+
+// returnsHandler reports whether sig returns a handler: a request-shaped
+// function, or an interface with a request-shaped method (http.Handler).
+func returnsHandler(sig *types.Signature) bool {
+	res := sig.Results()
+	for i := 0; i < res.Len(); i++ {
+		switch u := res.At(i).Type().Underlying().(type) {
+		case *types.Signature:
+			if requestShaped(u) {
+				return true
+			}
+		case *types.Interface:
+			for j := 0; j < u.NumMethods(); j++ {
+				if requestShaped(u.Method(j).Signature()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // computeResultMethods summarises calling the methods of the interface
@@ -1210,8 +1240,15 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 	var ts []target
 	if !e.concretes(res, root, 0, &ts) {
 		if call.Call.StaticCallee() == nil {
-			if fs := e.funcsOf(call.Call.Value, root); fs.unresolved || len(fs.params)+len(fs.fieldParams)+len(fs.elemParams) > 0 {
+			fs := e.funcsOf(call.Call.Value, root)
+			if fs.unresolved || len(fs.params)+len(fs.fieldParams)+len(fs.elemParams) > 0 {
 				return // the call itself is the site (a parameter called)
+			}
+			if len(fs.callables) == 0 && len(fs.returned) > 0 && !fs.fromStd {
+				// Another package's middleware factory's product: its
+				// summary holds the handler it builds, instantiated at
+				// the call (computeReturned, returnsHandler).
+				return
 			}
 		}
 		out.add(e.unprovable(pos, "returns a handler built by code the analysis cannot resolve",

@@ -135,6 +135,15 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 		// parameter of the function that made the closure.
 		vfr = recv.fr
 	}
+	if ld, ok := recv.v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// A parameter the closure captures through its cell (a
+		// middleware's next, read by the handler literal it returns).
+		if st := storedValues(ld.X, vfr); len(st) == 1 {
+			if _, isParam := st[0].v.(*ssa.Parameter); isParam && st[0].fr != nil {
+				recv, vfr = st[0], st[0].fr
+			}
+		}
+	}
 	pf, ok := paramFieldOf(recv.v, vfr)
 	if idx, isParam := rootParam(assertedParam(recv)); isParam {
 		pf, ok = paramField{param: idx}, true
@@ -167,6 +176,14 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 			e.handOffValue(a, nil, pos, fr, out, callFlags{})
 		}
 		recs = append(recs, rec)
+	}
+	if vfr != nil && vfr.ctor && vfr.retParams && len(pfs) == 1 && pfs[0].param >= retBase && len(pfs[0].path) == 0 {
+		if m := lookupMethod(recv.v.Type(), name); m != nil && requestShaped(m.Signature()) {
+			// A middleware's call of the handler it wraps (next.ServeHTTP):
+			// that handler is the constructor's, walked where it is made;
+			// unresolved here, it adds nothing of its own.
+			reason = ""
+		}
 	}
 	for _, pf := range pfs {
 		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Args: recs}

@@ -537,3 +537,31 @@ func FromRegistry() http.Handler {
 func FromRegistryTwin() http.Handler {
 	return okRoute("export")
 }
+
+// --- K32: another package's middleware factories applied by its chain
+// (kit.Chain(inner, kit.Audit("export"))) or directly: the handler the
+// factory's product builds is part of the route.
+
+//agent:operable grant=Refunds
+func KitAudited() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return kit.Chain(inner, kit.RequestID("r-"), kit.Audit("export")) // want `KitAudited writes "audit_log"`
+}
+
+//agent:operable grant=Refunds
+func KitAuditedDirect() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return kit.Audit("export")(inner) // want `KitAuditedDirect writes "audit_log"`
+}
+
+//agent:operable grant=Refunds
+func KitAuditedTwin() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return kit.Chain(inner, kit.RequestID("r-"), kit.Log)
+}
+
+//agent:operable grant=Refunds
+func KitAuditedDirectTwin() http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	return kit.RequestID("r-")(inner)
+}
