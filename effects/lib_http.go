@@ -541,9 +541,9 @@ func (e *Engine) globalFieldStored(pkg *ssa.Package, g *ssa.Global, f int, calls
 	return found
 }
 
-// clientOrigins follows a *http.Client value back to where it was made
-// and calls visit on each local allocation; http.DefaultClient needs no
-// visit. It reports false when an origin is out of sight.
+// clientFieldOrigins is clientOrigins for a client read from an
+// unexported field of a struct of this package where the struct was built
+// out of sight: every store the package makes to the field.
 func (e *Engine) clientFieldOrigins(fa *ssa.FieldAddr, fr *frame, depth int, visit func(*ssa.Alloc, *frame, *ssa.Global) bool) bool {
 	sts, ok := e.fieldStores(fa)
 	if !ok {
@@ -569,6 +569,9 @@ func (e *Engine) clientFieldOrigins(fa *ssa.FieldAddr, fr *frame, depth int, vis
 	return true
 }
 
+// clientOrigins follows a *http.Client value back to where it was made
+// and calls visit on each local allocation; http.DefaultClient needs no
+// visit. It reports false when an origin is out of sight.
 func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Global, visit func(*ssa.Alloc, *frame, *ssa.Global) bool) bool {
 	if depth > 16 {
 		return false
