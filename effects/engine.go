@@ -477,7 +477,11 @@ func alwaysCloses(fn *ssa.Function) bool {
 	closed := make([]bool, len(fn.Blocks))
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) {
+			// In the entry block, any close (a project's own Commit
+			// wrapper) counts, as it always did; on a branch, only a
+			// library's own commit or rollback: a call merely named like
+			// one (st.CommitCount()) must not close a path.
+			if c, ok := in.(ssa.CallInstruction); ok && isTxClose(c.Common()) && (b.Index == 0 || lib().txCommits[callKey(c.Common())]) {
 				closed[b.Index] = true
 			}
 			if _, ok := in.(*ssa.Panic); ok {

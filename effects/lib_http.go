@@ -408,15 +408,23 @@ func (e *Engine) fieldClientUnchanged(fa *ssa.FieldAddr) bool {
 	}
 	unchanged := true
 	eachInstr(e.packageFuncs(), func(_ *ssa.Function, instr ssa.Instruction) {
-		a, ok := instr.(*ssa.FieldAddr)
-		if !ok || !unchanged {
+		if !unchanged {
 			return
 		}
-		if k, ok := e.fieldOf(a); !ok || k != key {
-			return
-		}
-		for _, r := range *a.Referrers() {
-			if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && !e.clientUnchanged(load) {
+		switch a := instr.(type) {
+		case *ssa.FieldAddr:
+			if k, ok := e.fieldOf(a); !ok || k != key {
+				return
+			}
+			for _, r := range *a.Referrers() {
+				if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL && !e.clientUnchanged(load) {
+					unchanged = false
+				}
+			}
+		case *ssa.Field:
+			// The field read from a struct value (val(c).hc): the client
+			// it holds is the same pointer.
+			if n, ok := types.Unalias(a.X.Type()).(*types.Named); ok && n == key.t && a.Field == key.field && !e.clientUnchanged(a) {
 				unchanged = false
 			}
 		}

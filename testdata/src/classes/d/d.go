@@ -651,3 +651,38 @@ func (s *Server) DeferredGuardOnly(ctx context.Context) error {
 	s.asynq.Enqueue(asynq.NewTask("email", nil)) // want `DeferredGuardOnly enqueues a job with asynq's Enqueue`
 	return nil
 }
+
+// A deferred closure whose success path only calls something named like
+// a commit (a counter) leaves the transaction open.
+
+type txStats struct{ n int }
+
+func (s *txStats) CommitCount() { s.n++ }
+
+func (s *Server) runCounted(ctx context.Context, st *txStats, fn func(pgx.Tx) error) (err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback(ctx)
+			return
+		}
+		st.CommitCount()
+	}()
+	return fn(tx)
+}
+
+//agent:operable grant=Orders
+func (s *Server) DeferredCounterOnly(ctx context.Context) error {
+	err := s.runCounted(ctx, &txStats{}, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO orders (tenant_id, id) VALUES (1, 2)")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.asynq.Enqueue(asynq.NewTask("email", nil)) // want `DeferredCounterOnly enqueues a job with asynq's Enqueue`
+	return nil
+}

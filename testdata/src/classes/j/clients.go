@@ -89,10 +89,31 @@ func (a *relayAPI) charge(r *http.Request) {
 	a.hc.Do(req)
 }
 
+// A copy of the struct read as a value (valOf(a).hc) still holds the
+// same client: rewiring it there rewires the field's.
+type copiedAPI struct{ hc *http.Client }
+
+func newCopiedAPI() *copiedAPI { return &copiedAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func valOf(a *copiedAPI) copiedAPI { return *a }
+
+func (a *copiedAPI) tune() { valOf(a).hc.Transport = relay{} }
+
+func (a *copiedAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
 type Billing struct {
 	stripe *stripeAPI
 	hooks  *hookAPI
 	relays *relayAPI
+	copies *copiedAPI
+}
+
+//agent:operable grant=Egress
+func (b *Billing) FieldClientCopied(w http.ResponseWriter, r *http.Request) {
+	b.copies.charge(r) // want `FieldClientCopied sends a request through an \*http.Client whose Transport the analysis cannot see`
 }
 
 //agent:operable grant=Egress
@@ -110,4 +131,4 @@ func (b *Billing) FieldClientRelayed(w http.ResponseWriter, r *http.Request) {
 	b.relays.charge(r) // want `FieldClientRelayed`
 }
 
-var _ = []any{newStripeAPI, newHookAPI, newRelayAPI, (*hookAPI).rewire}
+var _ = []any{newStripeAPI, newHookAPI, newRelayAPI, (*hookAPI).rewire, newCopiedAPI, (*copiedAPI).tune}
