@@ -110,3 +110,36 @@ func (s *Server) ArchiveBatchAllowed(ctx context.Context, tenant, id int64) erro
 	}
 	return tx.Commit(ctx)
 }
+
+// scanOne reads one column through an unnamed interface of pgx.Row's
+// method set: handed the library's row, it only reads; handed the
+// program's own row type whose Scan writes, the write is found.
+func scanOne(row interface{ Scan(...any) error }) int64 {
+	var n int64
+	row.Scan(&n)
+	return n
+}
+
+type auditedRow struct{ pool *pgxpool.Pool }
+
+func (r auditedRow) Scan(dest ...any) error {
+	_, err := r.pool.Exec(context.Background(), "INSERT INTO payout_notes (tenant_id, note) VALUES (1, 'scanned')")
+	return err
+}
+
+// Clean twin: pool.QueryRow's pgx.Row, and a transaction's.
+//
+//agent:operable grant=Payouts
+func (s *Server) CountPayouts(ctx context.Context, tenant int64) int64 {
+	n := scanOne(s.pool.QueryRow(ctx, "SELECT count(*) FROM payouts WHERE tenant_id = $1", tenant))
+	if tx, err := s.pool.Begin(ctx); err == nil {
+		n += scanOne(tx.QueryRow(ctx, "SELECT count(*) FROM payouts WHERE tenant_id = $1", tenant))
+		tx.Rollback(ctx)
+	}
+	return n
+}
+
+//agent:operable grant=Payouts
+func (s *Server) CountAudited(ctx context.Context) int64 {
+	return scanOne(auditedRow{pool: s.pool}) // want `CountAudited writes "payout_notes"`
+}
