@@ -546,7 +546,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		e.state = map[*ssa.Function]uint8{}
 	}
 	base := e.local(fn)
-	if len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) {
+	if len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) && !returnsHandler(fn.Signature) {
 		return base
 	}
 	e.budget = maxWork
@@ -556,6 +556,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
 	e.walk(root, out)
 	e.returnedHandlers(root, out)
+	e.handedHandlers(root, out)
 	e.dropRegistrations(fn, out)
 	s := e.finish(out, e.pos(fn.Pos()))
 	s.Returned, s.ReturnedIndex = base.Returned, base.ReturnedIndex
@@ -1117,8 +1118,12 @@ func (e *Engine) dropRegistrations(fn *ssa.Function, out *collector) {
 	sites := map[Position]bool{}
 	eachInstr([]*ssa.Function{fn}, func(f *ssa.Function, in ssa.Instruction) {
 		var ops [8]*ssa.Value
+		call, _ := in.(ssa.CallInstruction)
 		for _, op := range in.Operands(ops[:0]) {
-			if handlerLiteral(*op, f) {
+			// A handler the constructor itself hands to a call, a named
+			// one too: handedHandlers walks it as called.
+			handedHere := f == fn && call != nil && *op != nil && *op != call.Common().Value && handlerType((*op).Type()) && returnsHandler(fn.Signature)
+			if handlerLiteral(*op, f) || handedHere {
 				sites[e.pos(in.Pos())] = true
 				if call, ok := in.(ssa.CallInstruction); ok {
 					sites[e.pos(call.Pos())] = true
@@ -1225,20 +1230,36 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 	if c, ok := v.(*ssa.Const); ok && c.IsNil() || ownLiteral(v, root.fn) {
 		return
 	}
+	pos := ret.Pos()
+	if !pos.IsValid() {
+		pos = root.fn.Pos()
+	}
 	call, made := v.(*ssa.Call)
 	if !made {
-		// A value the constructor holds (a router, a field): its
-		// handlers are the literals registered on it, walked there.
+		// A value the constructor holds: a struct of the program with
+		// ServeHTTP is called; a router's handlers are those registered
+		// on it, walked there (handedHandlers); one the constructor was
+		// given is out of sight.
+		root.cur = ret
+		var ts []target
+		if !e.concretes(res, root, 0, &ts) {
+			if fromParams(v, root.fn) {
+				out.add(e.unprovable(pos, "returns a handler the constructor was given, which the analysis cannot see",
+					"build the handler in the constructor, or declare the statement with //agent:effect"))
+			}
+			return
+		}
+		for _, t := range ts {
+			if t.x != nil && !t.std && t.typeOf() != nil && !isSignature(t.typeOf()) && e.analysedType(t.typeOf()) {
+				e.callMethods(t.typeOf(), binding{v: t.x, fr: t.fr}, names, pos, root, out)
+			}
+		}
 		return
 	}
 	if callee := call.Call.StaticCallee(); call.Call.IsInvoke() || callee != nil && pkgOf(callee) != e.Pkg {
 		// Another package's helper: its Made summary, instantiated at
 		// the call, holds the handlers it builds.
 		return
-	}
-	pos := ret.Pos()
-	if !pos.IsValid() {
-		pos = root.fn.Pos()
 	}
 	root.cur = ret
 	var ts []target
@@ -1273,6 +1294,195 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 	}
 }
 
+// handedHandlers calls once, with unknown arguments, each handler a
+// handler constructor hands to a call that is not a literal of its own
+// (those are walked where they are made): a named function, a struct
+// with ServeHTTP, another function's product, wrapped by a middleware
+// (Local("x")(deleter{}), kit.Chain(newDeleter(), kit.Audit("x"))) or
+// registered on a router. The code it is handed to may call it; what
+// that code adds of its own is its call's summary. A handler that comes
+// from the constructor's parameters is out of sight: unprovable. Sites
+// another path of the walk already reached at the same call are not
+// added twice.
+func (e *Engine) handedHandlers(root *frame, out *collector) {
+	fn := root.fn
+	if requestShaped(fn.Signature) || !returnsHandler(fn.Signature) {
+		return
+	}
+	extra := newCollector()
+	seen := map[ssa.Value]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			common := c.Common()
+			args := common.Args
+			if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(args) > 0 {
+				args = args[1:] // the receiver is called, not handed
+			}
+			for _, a := range args {
+				if seen[a] || !handlerType(a.Type()) {
+					continue
+				}
+				seen[a] = true
+				v := peelConv(a)
+				if cst, ok := v.(*ssa.Const); ok && cst.IsNil() || ownLiteral(v, fn) || v == common.Value {
+					continue
+				}
+				pos := feedsReturn(instr, fn)
+				root.cur = instr
+				var ts []target
+				if !e.concretes(a, root, 0, &ts) {
+					if fromParams(v, fn) {
+						extra.add(e.unprovable(pos, "hands on a handler the constructor was given, which the analysis cannot see",
+							"build the handler in the constructor, or declare the statement with //agent:effect"))
+					}
+					// Anything else unresolved is another package's
+					// product: its Made summary, instantiated at the
+					// call, holds the handler it builds.
+					continue
+				}
+				for _, t := range ts {
+					switch {
+					case t.x == nil:
+						for _, w := range t.wrapped {
+							e.callArg(w, pos, root, extra, callFlags{})
+						}
+					case ownLiteral(peelConv(t.x), fn):
+					case isSignature(t.x.Type()):
+						e.callArg(binding{v: t.x, fr: t.fr}, pos, root, extra, callFlags{})
+					case t.typeOf() != nil && e.analysedType(t.typeOf()):
+						e.callMethods(t.typeOf(), binding{v: t.x, fr: t.fr}, handlerMethods(a.Type(), t.typeOf()), pos, root, extra)
+					}
+				}
+			}
+		}
+	}
+	have := map[siteOf]bool{}
+	for _, x := range out.effects {
+		have[siteOf{x.Kind, x.Subject, x.Method, x.Reason, x.Pos}] = true
+	}
+	for _, x := range extra.effects {
+		if !have[siteOf{x.Kind, x.Subject, x.Method, x.Reason, x.Pos}] {
+			out.add(*x)
+		}
+	}
+	for _, p := range extra.pending {
+		out.addPending(*p)
+	}
+	out.overflow = out.overflow || extra.overflow
+}
+
+// siteOf is an effect's site and what it does, wherever it is reported.
+type siteOf struct {
+	kind, subject, method, reason string
+	pos                           Position
+}
+
+// handlerType reports whether t is a handler: a request-shaped function
+// type (http.HandlerFunc) or an interface with a request-shaped method
+// (http.Handler).
+func handlerType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Signature:
+		return requestShaped(u)
+	case *types.Interface:
+		for j := 0; j < u.NumMethods(); j++ {
+			if requestShaped(u.Method(j).Signature()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// handlerMethods names the request-shaped methods of the handler type
+// it, or, for a function type, those of the concrete type conc.
+func handlerMethods(it, conc types.Type) []string {
+	var names []string
+	if u, ok := it.Underlying().(*types.Interface); ok {
+		for j := 0; j < u.NumMethods(); j++ {
+			if m := u.Method(j); requestShaped(m.Signature()) {
+				names = append(names, m.Name())
+			}
+		}
+	}
+	return names
+}
+
+// peelConv sees through interface and named-type conversions.
+func peelConv(v ssa.Value) ssa.Value {
+	for i := 0; i < 8; i++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// fromParams reports whether v is one of fn's parameters, or a field or
+// element read from one.
+func fromParams(v ssa.Value, fn *ssa.Function) bool {
+	for i := 0; i < 8; i++ {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return x.Parent() == fn
+		case *ssa.Field:
+			v = x.X
+		case *ssa.UnOp:
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				v = fa.X
+			} else {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// feedsReturn is where a handler handed at instr is reported: the return
+// its call's result feeds (through other calls and conversions), as the
+// walk of the returned handler reports it, else the call itself.
+func feedsReturn(instr ssa.Instruction, fn *ssa.Function) token.Pos {
+	pos := instr.Pos()
+	v, ok := instr.(ssa.Value)
+	for depth := 0; ok && depth < 8; depth++ {
+		var next ssa.Value
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Return:
+				if p := r.Pos(); p.IsValid() {
+					return p
+				}
+				return fn.Pos()
+			case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Call:
+				if next == nil {
+					next = r.(ssa.Value)
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		v = next
+	}
+	if !pos.IsValid() {
+		pos = fn.Pos()
+	}
+	return pos
+}
+
 func isSignature(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Signature)
 	return ok
@@ -1298,7 +1508,9 @@ func ownLiteralAt(v ssa.Value, fn *ssa.Function, depth int) bool {
 			return x != fn && within(x, fn)
 		case *ssa.UnOp:
 			cell, ok := x.X.(*ssa.Alloc)
-			if !ok || x.Op != token.MUL {
+			if !ok || x.Op != token.MUL || !isSignature(x.Type()) {
+				// (A struct loaded from a local is no literal: its
+				// methods are walked where it is handed on.)
 				return false
 			}
 			for _, r := range *cell.Referrers() {

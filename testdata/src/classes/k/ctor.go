@@ -565,3 +565,136 @@ func KitAuditedDirectTwin() http.Handler {
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	return kit.RequestID("r-")(inner)
 }
+
+// --- K33: a handler the constructor hands on that is not its own
+// literal (a named function, a struct with ServeHTTP, another
+// function's product), wrapped by a middleware or registered on a
+// router: it is called too. One the constructor was given is out of
+// sight.
+
+type payoutDeleter struct{ db *sql.DB }
+
+func (d payoutDeleter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+type refundDeleter struct{ db *sql.DB }
+
+func (d refundDeleter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.db.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+var namedDB *sql.DB
+
+func deletePayout(w http.ResponseWriter, r *http.Request) {
+	namedDB.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+func deleteRefund(w http.ResponseWriter, r *http.Request) {
+	namedDB.Exec("DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+func newPayoutDeleter(db *sql.DB) http.Handler { return payoutDeleter{db} }
+
+func newRefundDeleter(db *sql.DB) http.Handler { return refundDeleter{db} }
+
+// A local factory around a struct handler.
+
+//agent:operable grant=Refunds
+func WrappedStruct(db *sql.DB) http.Handler {
+	return audit("refunds")(payoutDeleter{db}) // want `WrappedStruct writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func WrappedStructTwin(db *sql.DB) http.Handler {
+	return audit("refunds")(refundDeleter{db})
+}
+
+// A local factory around a named function.
+
+//agent:operable grant=Refunds
+func WrappedNamed() http.Handler {
+	return audit("refunds")(http.HandlerFunc(deletePayout)) // want `WrappedNamed writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func WrappedNamedTwin() http.Handler {
+	return audit("refunds")(http.HandlerFunc(deleteRefund))
+}
+
+// Another package's chain around another function's product.
+
+//agent:operable grant=Refunds
+func KitWrappedProduct(db *sql.DB) http.Handler {
+	return kit.Chain(newPayoutDeleter(db), kit.RequestID("r-")) // want `KitWrappedProduct writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func KitWrappedProductTwin(db *sql.DB) http.Handler {
+	return kit.Chain(newRefundDeleter(db), kit.RequestID("r-"))
+}
+
+// Named handlers registered on a router the constructor returns: called,
+// and the router keeping them is no detached work.
+
+//agent:operable grant=Refunds
+func RoutedNamed(db *sql.DB) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/payouts", deletePayout) // want `RoutedNamed writes "payouts"`
+	mux.Handle("/refunds", refundDeleter{db})
+	return mux
+}
+
+//agent:operable grant=Refunds
+func RoutedNamedTwin(db *sql.DB) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/refunds", deleteRefund)
+	mux.Handle("/refunds/x", refundDeleter{db})
+	return mux
+}
+
+// A handler the constructor was given, handed to another package's
+// chain: out of sight. Its twin wraps one it builds.
+
+//agent:operable grant=Refunds
+func KitWrappedGiven(h http.Handler) http.Handler {
+	return kit.Chain(h, kit.RequestID("r-")) // want `KitWrappedGiven hands on a handler the constructor was given`
+}
+
+//agent:operable grant=Refunds
+func KitWrappedGivenTwin(db *sql.DB) http.Handler {
+	h := newRefundDeleter(db)
+	return kit.Chain(h, kit.RequestID("r-"))
+}
+
+// A struct handler the constructor builds and returns itself, by value
+// or by pointer.
+
+//agent:operable grant=Refunds
+func StructByValue() http.Handler {
+	d := payoutDeleter{db: namedDB}
+	return d // want `StructByValue writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func StructByValueTwin() http.Handler {
+	d := refundDeleter{db: namedDB}
+	return d
+}
+
+//agent:operable grant=Refunds
+func StructByPointer() http.Handler {
+	return &payoutDeleter{db: namedDB} // want `StructByPointer writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func StructByPointerTwin() http.Handler {
+	return &refundDeleter{db: namedDB}
+}
+
+// A handler the constructor was given, returned as is: out of sight.
+
+//agent:operable grant=Refunds
+func ReturnsGiven(h http.Handler) http.Handler {
+	return h // want `ReturnsGiven returns a handler the constructor was given`
+}
