@@ -185,6 +185,9 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 	if isStandard(pass) {
 		return res, nil
 	}
+	if BoundMemory {
+		boundMemory()
+	}
 	defer func() {
 		// Never crash the build over a bug in authvet: report it as
 		// the analysis error it is, naming the package.

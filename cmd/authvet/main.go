@@ -27,6 +27,7 @@ var benchNonce string
 
 func main() {
 	if isVetProtocol(os.Args[1:]) {
+		analyzer.BoundMemory = true // one package per process
 		unitchecker.Main(analyzer.Analyzer)
 		return
 	}
