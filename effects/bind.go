@@ -30,6 +30,9 @@ func (b binding) live() bool { return b.v != nil }
 type instCtx struct {
 	args []binding
 	ret  []binding
+	// targs are the type arguments of the instance called, when the
+	// summary is a generic body's (another package's generic).
+	targs []types.Type
 }
 
 // param returns the binding of parameter i (0-based; from retBase, of the
@@ -54,6 +57,9 @@ func (c *instCtx) param(i int) (binding, bool) {
 // sub evaluates a parameter part of a callee's symbolic string.
 func (e *Engine) subFor(c *instCtx) func(Part) Str {
 	return func(p Part) Str {
+		if p.Handle == handleTypeArg {
+			return e.typeArgMethod(c, p.Param-1, p.Lit)
+		}
 		b, ok := c.param(p.Param - 1)
 		if !ok {
 			return unknownStr()

@@ -267,14 +267,14 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 			e.inlineAs(fn, args, nil, pos, fr, out, false, true)
 			return
 		}
-		e.instantiateAt(e.local(fn), &instCtx{args: args}, pos, fr, out)
+		e.instantiateAt(e.local(fn), &instCtx{args: args, targs: localTypeArgs(obj, fn, fr)}, pos, fr, out)
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
 			s := e.Import(obj)
 			if fr.ctor && s != nil && s.Made != nil && staticCallOf(fr.cur, obj) {
 				s = s.Made
 			}
-			e.instantiateAt(s, &instCtx{args: args}, pos, fr, out)
+			e.instantiateAt(s, &instCtx{args: args, targs: typeArgsOf(obj, fn)}, pos, fr, out)
 		}
 	default:
 		// The standard library, or a package that reaches no sink of its
@@ -651,6 +651,10 @@ const storedReason = "stores a function or value where it may run after the requ
 // resolveCallMethod resolves a callee's call of a method on its
 // interface-typed parameter, with the value the caller passes.
 func (e *Engine) resolveCallMethod(p Pending, ctx *instCtx, pos token.Pos, fr *frame, out *collector) {
+	if p.Param >= typeArgBase {
+		e.resolveTypeArgMethod(p, ctx, pos, fr, out)
+		return
+	}
 	b, ok := ctx.param(p.Param)
 	if ok && len(p.Fields) > 0 {
 		done, up, found := e.fieldsOf(b, p.Fields, fr.cur)

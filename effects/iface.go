@@ -107,6 +107,20 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 	if e.methodOnParam(recv, m.Name(), reason, args, pos, fr, out) {
 		return
 	}
+	if k, ok := rootTypeParam(c.Value.Type(), fr); ok {
+		// A value of a type parameter in a generic body summarised for
+		// other packages: each instance's type argument has the method.
+		p := Pending{Op: OpCallMethod, Param: typeArgBase + k, Name: m.Name(), Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+		for _, a := range args {
+			rec := e.recordArg(a)
+			if rec.Param == 0 {
+				e.handOffValue(a, nil, pos, fr, out, callFlags{})
+			}
+			p.Args = append(p.Args, rec)
+		}
+		out.addPending(p)
+		return
+	}
 	u := e.unprovable(pos, reason, dynamicFix)
 	u.Slot = methodSlot(c.Value.Type(), m.Name())
 	out.add(u)

@@ -156,6 +156,9 @@ func (e *Engine) methodConst(t types.Type, name string) (string, bool) {
 // type, or to a parameter of the function being summarised.
 func (e *Engine) jobKind(v ssa.Value, fr *frame) Str {
 	if mi, ok := v.(*ssa.MakeInterface); ok {
+		if s, ok := typeArgString(mi.X.Type(), fr, "Kind"); ok {
+			return s // Enqueue[A river.JobArgs](ctx, args A), another package's generic
+		}
 		if k, ok := e.methodConst(mi.X.Type(), "Kind"); ok {
 			return litStr(k)
 		}

@@ -23,6 +23,10 @@ const (
 	handleTask    // an *asynq.Task: NewTask's type name
 	handleMethod  // the constant result of a method (Part.Lit) of the value's type
 	handleBatch   // a *pgx.Batch: the SQL of every statement queued on it
+	// handleTypeArg: the constant result of method Part.Lit of the
+	// generic body's type argument Part.Param (1-based, the index of its
+	// type parameter), read off each instance at its call.
+	handleTypeArg
 )
 
 // trace evaluates v, in frame fr, to the string it carries (handleString)
@@ -35,6 +39,18 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		return unknownStr()
 	}
 	defer e.leave(v, fr)
+	if h == handleJobArgs {
+		// A job's args of a concrete type: the type says the kind,
+		// however the value was built.
+		if _, isParam := v.(*ssa.Parameter); !isParam {
+			if s, ok := typeArgString(v.Type(), fr, "Kind"); ok {
+				return s // var a A, in another package's generic body
+			}
+		}
+		if _, isTP := v.Type().(*types.TypeParam); !isTP && !types.IsInterface(v.Type()) {
+			return e.jobKind(v, fr)
+		}
+	}
 	switch v := v.(type) {
 	case *ssa.Parameter:
 		idx := paramIndex(fr.fn, v)
@@ -211,6 +227,9 @@ func (e *Engine) methodResult(v ssa.Value, fr *frame, name string) Str {
 			return Str{Alts: [][]Part{{{Param: base + idx + 1, Handle: handleMethod, Lit: name}}}}
 		}
 		return unknownStr()
+	}
+	if s, ok := typeArgString(v.Type(), fr, name); ok {
+		return s // zero.Table() in another package's generic body
 	}
 	if !types.IsInterface(v.Type()) {
 		if _, isTP := v.Type().(*types.TypeParam); !isTP {
