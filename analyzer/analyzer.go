@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"maps"
@@ -208,6 +209,7 @@ func runPass(pass *analysis.Pass) (result any, err error) {
 		// counts at the call (relevance.go).
 		exportRetains(pass)
 		exportReqWrites(pass)
+		exportConstReturns(pass)
 		res.NoSinks = true
 		// Its own functions stored into fields have no effect either.
 		for _, ss := range slots {
@@ -669,4 +671,31 @@ func loadConfig(pass *analysis.Pass) (*config.Config, error) {
 		}
 	})
 	return r.cfg, r.err
+}
+
+// exportConstReturns exports, for a package not analysed, the constant
+// string each function or method whose body is one return of a constant
+// returns (an entity's Table(), a job args type's Kind()): read from the
+// syntax, as no SSA is built. An analysed package exports them from SSA
+// (effects.ConstResult).
+func exportConstReturns(pass *analysis.Pass) {
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || len(fd.Body.List) != 1 {
+				continue
+			}
+			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				continue
+			}
+			tv, ok := pass.TypesInfo.Types[ret.Results[0]]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+				continue
+			}
+			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				pass.ExportObjectFact(obj, &effects.ConstString{Value: constant.StringVal(tv.Value)})
+			}
+		}
+	}
 }

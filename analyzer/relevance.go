@@ -18,7 +18,8 @@ import (
 // A package is analysed (SSA, summaries exported as facts) unless it is
 // provably unable to reach a sink by itself: it uses no sink (a modelled
 // call, a call into a modelled library, a method of a handle type, a
-// configured sink), no object of an analysed package, and, in source
+// configured sink), no object of an analysed package, declares no
+// handler adapter or middleware (effects.HandlerMaker), and, in source
 // under development, has no directive, no go statement and no function
 // without a body. Such a package is modelled like the standard library:
 // what a caller hands it counts at the call (SPEC §4.1), and whether it
@@ -42,6 +43,13 @@ func relevant(pass *analysis.Pass, cfg *config.Config) bool {
 			continue
 		}
 		if usesSink(pass, obj, sinks) {
+			return true
+		}
+	}
+	for _, obj := range pass.TypesInfo.Defs {
+		// A handler adapter or middleware: what it returns calls what
+		// it is handed, within the caller's request.
+		if fn, ok := obj.(*types.Func); ok && effects.HandlerMaker(fn.Signature()) {
 			return true
 		}
 	}

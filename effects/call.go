@@ -299,7 +299,7 @@ func staticCallOf(in ssa.Instruction, obj *types.Func) bool {
 	if o := callee.Origin(); o != nil {
 		callee = o
 	}
-	return callee.Object() == obj
+	return callee.Object() == obj || callee.Object() == obj.Origin()
 }
 
 // inline walks a closure or wrapper body in a new frame; pos is the call

@@ -168,6 +168,10 @@ type Engine struct {
 	// were walked where they are made (HandlerSummary), by the helper
 	// call that made them (nil: the constructor's own body).
 	ctorWalked map[ctorKey]bool
+	// inMade: HandlerSummary is computing a helper's Made summary, whose
+	// parameters are the caller's to resolve (a handler handed in is
+	// walked where the caller makes it), not out of sight.
+	inMade bool
 	// defaultClient: 0 not yet known, 1 the package leaves
 	// http.DefaultClient alone, 2 it changes where it sends.
 	defaultClient uint8
@@ -1243,7 +1247,7 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 		root.cur = ret
 		var ts []target
 		if !e.concretes(res, root, 0, &ts) {
-			if fromParams(v, root.fn) {
+			if fromParams(v, root.fn) && !e.inMade {
 				out.add(e.unprovable(pos, "returns a handler the constructor was given, which the analysis cannot see",
 					"build the handler in the constructor, or declare the statement with //agent:effect"))
 			}
@@ -1313,14 +1317,28 @@ func (e *Engine) handedHandlers(root *frame, out *collector) {
 	seen := map[ssa.Value]bool{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			c, ok := instr.(ssa.CallInstruction)
-			if !ok {
+			var args []ssa.Value
+			var callee ssa.Value
+			switch in := instr.(type) {
+			case ssa.CallInstruction:
+				common := in.Common()
+				args, callee = common.Args, common.Value
+				if sc := common.StaticCallee(); sc != nil && sc.Signature.Recv() != nil && len(args) > 0 {
+					args = args[1:] // the receiver is called, not handed
+				}
+			case *ssa.Store:
+				// A handler built into a route table (a struct field, a
+				// slice element) that is handed on; not a local variable.
+				switch in.Addr.(type) {
+				case *ssa.FieldAddr, *ssa.IndexAddr:
+					args = []ssa.Value{in.Val}
+				}
+			case *ssa.MapUpdate:
+				args = []ssa.Value{in.Value}
+			case *ssa.Send:
+				args = []ssa.Value{in.X}
+			default:
 				continue
-			}
-			common := c.Common()
-			args := common.Args
-			if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(args) > 0 {
-				args = args[1:] // the receiver is called, not handed
 			}
 			for _, a := range args {
 				if seen[a] || !handlerType(a.Type()) {
@@ -1328,14 +1346,14 @@ func (e *Engine) handedHandlers(root *frame, out *collector) {
 				}
 				seen[a] = true
 				v := peelConv(a)
-				if cst, ok := v.(*ssa.Const); ok && cst.IsNil() || ownLiteral(v, fn) || v == common.Value {
+				if cst, ok := v.(*ssa.Const); ok && cst.IsNil() || ownLiteral(v, fn) || v == callee {
 					continue
 				}
 				pos := feedsReturn(instr, fn)
 				root.cur = instr
 				var ts []target
 				if !e.concretes(a, root, 0, &ts) {
-					if fromParams(v, fn) {
+					if fromParams(v, fn) && !e.inMade {
 						extra.add(e.unprovable(pos, "hands on a handler the constructor was given, which the analysis cannot see",
 							"build the handler in the constructor, or declare the statement with //agent:effect"))
 					}
@@ -1724,8 +1742,10 @@ func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
 	if !ctorHelper(fn) || !e.returnsMade(fn) {
 		return nil
 	}
+	e.inMade = true
 	m := e.HandlerSummary(fn)
-	if m == base || !adds(m, base) {
+	e.inMade = false
+	if m == base || sameSites(m, base) {
 		return nil
 	}
 	c := *m
@@ -1740,6 +1760,11 @@ func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
 // a server with callbacks it keeps does not count; its literals are its
 // own summary's business). It keeps Made to the helpers it is for.
 func (e *Engine) returnsMade(fn *ssa.Function) bool {
+	if returnsHandler(fn.Signature) && !requestShaped(fn.Signature) {
+		// A handler, however it is built (a router its registrations
+		// fill, a struct with ServeHTTP): the caller's handler.
+		return true
+	}
 	// A call may bring back what a helper made: a function of this
 	// package or of an analysed one, whose result can hold a function.
 	helperCall := func(call *ssa.Call, t types.Type) bool {
@@ -1820,27 +1845,32 @@ func (e *Engine) returnsMade(fn *ssa.Function) bool {
 	return false
 }
 
-// adds reports whether m has a site base does not.
-func adds(m, base *Summary) bool {
-	effs := make(map[effectKey]bool, len(base.Effects))
-	for i := range base.Effects {
-		effs[base.Effects[i].key()] = true
+// sameSites reports whether a and b hold the same effects and pending
+// sites (a handler constructor's Made summary that only drops the
+// detachment of the handlers it registers differs too).
+func sameSites(a, b *Summary) bool {
+	if len(a.Effects) != len(b.Effects) || len(a.Pending) != len(b.Pending) {
+		return false
 	}
-	for i := range m.Effects {
-		if !effs[m.Effects[i].key()] {
-			return true
+	effs := make(map[effectKey]bool, len(b.Effects))
+	for i := range b.Effects {
+		effs[b.Effects[i].key()] = true
+	}
+	for i := range a.Effects {
+		if !effs[a.Effects[i].key()] {
+			return false
 		}
 	}
-	pend := make(map[string]bool, len(base.Pending))
-	for i := range base.Pending {
-		pend[base.Pending[i].key()] = true
+	pend := make(map[string]bool, len(b.Pending))
+	for i := range b.Pending {
+		pend[b.Pending[i].key()] = true
 	}
-	for i := range m.Pending {
-		if !pend[m.Pending[i].key()] {
-			return true
+	for i := range a.Pending {
+		if !pend[a.Pending[i].key()] {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // returnsFunc reports whether one of fn's results is a function value

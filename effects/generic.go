@@ -231,3 +231,21 @@ func recvNamed(fn *ssa.Function) *types.Named {
 	}
 	return nil
 }
+
+// HandlerMaker reports whether sig is a handler adapter or middleware's:
+// it returns a handler and takes a function or an interface value, which
+// the handler it returns may call (adapt.Query(f), mw.Logger(next)). A
+// package that declares one is analysed: the caller's handler is what
+// the returned one calls, not work kept for later.
+func HandlerMaker(sig *types.Signature) bool {
+	if !returnsHandler(sig) || requestShaped(sig) {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		switch sig.Params().At(i).Type().Underlying().(type) {
+		case *types.Signature, *types.Interface:
+			return true
+		}
+	}
+	return false
+}

@@ -137,8 +137,9 @@ func (c *callSite) viaClient(send model) { c.viaClientWith(send, binding{}) }
 // (Get, Post): req stands for it, for a transport of the program's own.
 func (c *callSite) viaClientWith(send model, built binding) {
 	if b := follow(c.args[0]); b.live() {
-		if idx, ok := rootParam(b); ok && !c.e.fieldClientSeen(b) {
-			// A client handed in: the caller may see how it was built.
+		if idx, ok := rootParam(b); ok && !c.e.fieldClientSeen(b) && c.e.clientUnchanged(b.v) {
+			// A client handed in, that this function only sends through:
+			// the caller may see how it was built.
 			p := Pending{Op: OpCallMethod, Param: idx, Name: c.fn.Name(), Reason: clientUnseen, Fix: clientFix, Pos: c.e.pos(c.pos), Module: c.e.Module, Pkg: c.pkgPath()}
 			for _, a := range c.args[1:] {
 				p.Args = append(p.Args, c.e.recordArg(a))
@@ -292,7 +293,7 @@ func (e *Engine) clientField(b binding, name string) ([]target, bool) {
 		if field < 0 {
 			return false
 		}
-		stores, ok := e.clientFieldStores(alloc, field, global)
+		stores, ok := e.clientFieldStores(alloc, field, global, fr.cur)
 		if !ok {
 			return false
 		}
@@ -314,7 +315,12 @@ func (e *Engine) clientField(b binding, name string) ([]target, bool) {
 // standard library's methods of the client do not). global, when not nil,
 // is the package variable of this package the client is kept in, which
 // nothing else in the package may write the field through.
-func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) ([]ssa.Value, bool) {
+//
+// at is the instruction the client's frame is at: a call of a function
+// of an analysed package there, being resolved, may take the client, as
+// its summary left the send to the caller only where the function does
+// not change the client's fields (viaClientWith).
+func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, at ssa.Instruction) ([]ssa.Value, bool) {
 	var out []ssa.Value
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
@@ -341,7 +347,7 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global) 
 				return nil, false // the client is kept somewhere else too
 			}
 		case *ssa.Call:
-			if !e.stdCallee(r.Call) {
+			if !e.stdCallee(r.Call) && (r != at || !e.analysedCallee(r.Call)) {
 				return nil, false // handed to code that may set its Transport
 			}
 		case *ssa.MakeInterface:
@@ -1100,7 +1106,7 @@ func (e *Engine) redirectRewrites(b binding) bool {
 		if field < 0 {
 			return true
 		}
-		stores, ok := e.clientFieldStores(alloc, field, global)
+		stores, ok := e.clientFieldStores(alloc, field, global, fr.cur)
 		if !ok {
 			return true // unseen: the transports' check says so
 		}
@@ -1153,4 +1159,18 @@ func fromHijack(b binding) bool {
 		}
 	}
 	return false
+}
+
+// analysedCallee reports whether c statically calls a function of a
+// package the analysis summarises (this one or an analysed dependency).
+func (e *Engine) analysedCallee(c ssa.CallCommon) bool {
+	fn := c.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj := funcObject(fn)
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	return obj.Pkg() == e.Pkg || e.Analysed != nil && e.Analysed(obj.Pkg()) && !lib().modelled(obj.Pkg().Path())
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"classes/b/domain"
 	"classes/b/generic"
 	"github.com/authvet/authvet/grant"
 )
@@ -106,4 +107,18 @@ func GenericEnqueue(ctx context.Context) error {
 //agent:operable grant=Refunder
 func GenericEnqueueTwin(ctx context.Context) error {
 	return generic.Enqueue(ctx, genJobs, receipt{ID: 1})
+}
+
+// The type argument from a package that reaches no sink.
+
+//agent:operable grant=Refunder
+func GenericDeleteDomain(ctx context.Context) error {
+	r := &generic.Repository[domain.Payout]{DB: genDB}
+	return r.DeleteByID(ctx, 1, 2) // want `GenericDeleteDomain writes "payouts"`
+}
+
+//agent:operable grant=Refunder
+func GenericDeleteDomainTwin(ctx context.Context) error {
+	r := &generic.Repository[domain.Refund]{DB: genDB}
+	return r.DeleteByID(ctx, 1, 2)
 }

@@ -132,3 +132,37 @@ func (b *Billing) FieldClientRelayed(w http.ResponseWriter, r *http.Request) {
 }
 
 var _ = []any{newStripeAPI, newHookAPI, newRelayAPI, (*hookAPI).rewire, newCopiedAPI, (*copiedAPI).tune}
+
+// --- J22: a client built in the handler, handed to a helper that only
+// sends through it: the request goes where its URL says. A helper that
+// changes the client, itself or through another, proves no URL.
+
+//agent:operable grant=Egress
+func (s *Server) HandedClient(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://hooks.example.com/x", nil)
+	httpx.Send(&http.Client{Timeout: time.Second}, req) // want `HandedClient calls out to "https://hooks.example.com/x" \(POST\)`
+}
+
+//agent:operable grant=Egress
+func (s *Server) HandedClientTwin(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
+	httpx.Send(&http.Client{Timeout: time.Second}, req)
+	c := &http.Client{Timeout: time.Second}
+	sendLocal(c, req)
+}
+
+func sendLocal(c *http.Client, req *http.Request) {
+	c.Do(req)
+}
+
+//agent:operable grant=Egress
+func (s *Server) HandedClientPinned(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
+	httpx.SendPinned(&http.Client{Timeout: time.Second}, req) // want `HandedClientPinned sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+//agent:operable grant=Egress
+func (s *Server) HandedClientConfigured(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
+	httpx.SendConfigured(&http.Client{Timeout: time.Second}, req) // want `HandedClientConfigured sends a request through an \*http.Client whose Transport the analysis cannot see`
+}

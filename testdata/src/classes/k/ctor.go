@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"classes/k/adapt"
 	"classes/k/kit"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -698,3 +699,81 @@ func StructByPointerTwin() http.Handler {
 func ReturnsGiven(h http.Handler) http.Handler {
 	return h // want `ReturnsGiven returns a handler the constructor was given`
 }
+
+// --- K34: handlers a helper makes, built into a route table another
+// package's Mount registers.
+
+func archivePayout(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("UPDATE payouts SET archived = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+func archiveRefund(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("UPDATE refunds SET archived = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+	}
+}
+
+//agent:operable grant=Refunds
+func RouteTable(db *sql.DB) http.Handler {
+	return kit.Mount([]kit.Endpoint{
+		{Pattern: "POST /refunds/{id}/archive", Handler: archiveRefund(db)},
+		{Pattern: "POST /payouts/{id}/archive", Handler: archivePayout(db)}, // want `RouteTable writes "payouts"`
+	})
+}
+
+//agent:operable grant=Refunds
+func RouteTableTwin(db *sql.DB) http.Handler {
+	return kit.Mount([]kit.Endpoint{
+		{Pattern: "POST /refunds/{id}/archive", Handler: archiveRefund(db)},
+	})
+}
+
+// --- K35: a router another package's method builds from method values,
+// returned by the constructor: its handlers are the constructor's, and
+// their registration is no detached work.
+
+//agent:operable grant=Refunds
+func ServerRoutes(db *sql.DB) http.Handler {
+	return (&kit.Srv{DB: db}).Mux() // want `ServerRoutes writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func ServerRoutesTwin(db *sql.DB) http.Handler {
+	return (&kit.Srv{DB: db}).RefundMux()
+}
+
+// --- K36: an adapter and a middleware of a package that reaches no
+// sink: the handler they return calls what they are handed, within the
+// request.
+
+//agent:operable grant=Refunds
+func Adapted(db *sql.DB) http.Handler {
+	return adapt.Query(func(ctx context.Context, _ struct{}) (int64, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, 2) // want `Adapted writes "payouts"`
+		return 0, err
+	})
+}
+
+//agent:operable grant=Refunds
+func AdaptedTwin(db *sql.DB) http.Handler {
+	return adapt.Query(func(ctx context.Context, _ struct{}) (int64, error) {
+		_, err := db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return 0, err
+	})
+}
+
+//agent:operable grant=Refunds
+func Logged(db *sql.DB) http.Handler {
+	return adapt.Logger(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id")) // want `Logged writes "payouts"`
+	}))
+}
+
+//agent:operable grant=Refunds
+func LoggedTwin(db *sql.DB) http.Handler {
+	return adapt.Logger(payoutDeleterTwin(db))
+}
+
+func payoutDeleterTwin(db *sql.DB) http.Handler { return refundDeleter{db} }

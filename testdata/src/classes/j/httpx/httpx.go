@@ -24,3 +24,28 @@ func (p pinned) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // NewPinned sends every request to the relay, whatever its URL.
 func NewPinned() *http.Client { return &http.Client{Transport: pinned{http.DefaultTransport}} }
+
+// Send sends req through c, and only sends through it.
+func Send(c *http.Client, req *http.Request) error {
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// SendPinned pins c's Transport, then sends through it.
+func SendPinned(c *http.Client, req *http.Request) error {
+	c.Transport = pinned{http.DefaultTransport}
+	_, err := c.Do(req)
+	return err
+}
+
+// SendConfigured hands c to a helper that may change it, then sends.
+func SendConfigured(c *http.Client, req *http.Request) error {
+	configure(c)
+	_, err := c.Do(req)
+	return err
+}
+
+func configure(c *http.Client) { c.Transport = pinned{http.DefaultTransport} }

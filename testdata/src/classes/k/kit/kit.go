@@ -86,3 +86,44 @@ func RequestID(prefix string) Middleware {
 		})
 	}
 }
+
+// Endpoint is a route of a table Mount registers.
+type Endpoint struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// Mount registers every endpoint on a new mux.
+func Mount(eps []Endpoint) *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, ep := range eps {
+		mux.Handle(ep.Pattern, ep.Handler)
+	}
+	return mux
+}
+
+// Srv serves refunds and payouts.
+type Srv struct{ DB *sql.DB }
+
+func (s *Srv) archiveRefund(w http.ResponseWriter, r *http.Request) {
+	s.DB.Exec("UPDATE refunds SET archived = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+func (s *Srv) archivePayout(w http.ResponseWriter, r *http.Request) {
+	s.DB.Exec("UPDATE payouts SET archived = true WHERE tenant_id = $1 AND id = $2", 1, r.FormValue("id"))
+}
+
+// RefundMux routes refunds.
+func (s *Srv) RefundMux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /refunds/{id}/archive", s.archiveRefund)
+	return mux
+}
+
+// Mux routes refunds and payouts.
+func (s *Srv) Mux() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /refunds/{id}/archive", s.archiveRefund)
+	mux.HandleFunc("POST /payouts/{id}/archive", s.archivePayout)
+	return mux
+}
