@@ -12,10 +12,11 @@ package effects
 //	strings  = uvarint n, then n times (uvarint len, bytes): the string
 //	           table of the whole payload, nested summaries included
 //	summary  = flags(BeginsTx, ReturnsShared, EndsTx, Returned != nil,
-//	           Made != nil, StdClient)
+//	           Made != nil, StdClient, ReturnsReq)
 //	           list(Effect) list(Pending) [summary: Returned, if flagged]
 //	           int(ReturnedIndex) list(int: ReqWrites)
 //	           list(FieldSource) list(MethodSummary) int(ResultMethodsAt)
+//	           [Str(ReqURL) Str(ReqMethod), if ReturnsReq]
 //	           [summary: Made, if flagged]
 //
 // where a flags is a uvarint with bit i set when the i-th bool is (unknown
@@ -59,7 +60,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 4
+const codecVersion = 5
 
 // maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
@@ -144,7 +145,7 @@ func (e *encoder) summary(s *Summary, depth int) error {
 		}
 		s = &c
 	}
-	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil, s.Made != nil, s.StdClient)
+	e.flags(s.BeginsTx, s.ReturnsShared, s.EndsTx, s.Returned != nil, s.Made != nil, s.StdClient, s.ReturnsReq)
 	e.uvarint(uint64(len(s.Effects)))
 	for i := range s.Effects {
 		e.effect(&s.Effects[i])
@@ -176,6 +177,10 @@ func (e *encoder) summary(s *Summary, depth int) error {
 		}
 	}
 	e.varint(s.ResultMethodsAt)
+	if s.ReturnsReq {
+		e.symbolic(s.ReqURL)
+		e.symbolic(s.ReqMethod)
+	}
 	if s.Made != nil {
 		return e.summary(s.Made, depth+1)
 	}
@@ -386,7 +391,7 @@ func (d *decoder) summary(s *Summary, depth int) {
 		return
 	}
 	var returned, made bool
-	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned, &made, &s.StdClient)
+	d.flags(&s.BeginsTx, &s.ReturnsShared, &s.EndsTx, &returned, &made, &s.StdClient, &s.ReturnsReq)
 	if n := d.count(minEffect); n > 0 {
 		s.Effects = make([]Effect, n)
 		for i := range s.Effects {
@@ -425,6 +430,10 @@ func (d *decoder) summary(s *Summary, depth int) {
 		}
 	}
 	s.ResultMethodsAt = d.varint()
+	if s.ReturnsReq {
+		s.ReqURL = d.symbolic()
+		s.ReqMethod = d.symbolic()
+	}
 	if made && d.err == nil {
 		s.Made = new(Summary)
 		d.summary(s.Made, depth+1)

@@ -330,6 +330,12 @@ type Summary struct {
 	// the program's own (httpx.New() returning &http.Client{Timeout: t}).
 	// A request sent through it goes where its URL says.
 	StdClient bool
+	// ReturnsReq: the function returns, as its first result, an
+	// *http.Request whose URL and method trace to ReqURL and ReqMethod,
+	// in terms of its parameters (an SDK's NewRequest(ctx, method, path,
+	// body) that the caller sends): the caller proves what it sends.
+	ReturnsReq        bool
+	ReqURL, ReqMethod Str
 	// ResultMethods summarise calling each method of the interface the
 	// function returns as result ResultMethodsAt-1, on every value it
 	// may return (a lock manager's Acquire returning its *lock as an
@@ -382,7 +388,7 @@ func (s *Summary) String() string {
 
 // Empty reports whether s holds nothing.
 func (s *Summary) Empty() bool {
-	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.StdClient && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0 && s.Made == nil)
+	return s == nil || (len(s.Effects)+len(s.Pending) == 0 && s.Returned == nil && len(s.ReqWrites) == 0 && !s.BeginsTx && !s.EndsTx && !s.StdClient && !s.ReturnsReq && !s.ReturnsShared && len(s.ResultFields) == 0 && s.ResultMethodsAt == 0 && s.Made == nil)
 }
 
 // maxSites bounds a summary. Past it the summary collapses to a single

@@ -425,6 +425,7 @@ func (e *Engine) compute(fn *ssa.Function) *Summary {
 	s.EndsTx = e.endsForeignTx(fn)
 	s.ResultFields = resultFields(fn)
 	s.StdClient = e.returnsStdClient(root)
+	s.ReturnsReq, s.ReqURL, s.ReqMethod = e.returnsReq(root)
 	s.ReturnsShared = returnsShared(fn)
 	if !deferredClose(fn) {
 		for _, b := range fn.Blocks {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -373,7 +374,10 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 // fields: read, sent through, handed to the standard library, called
 // through an interface (the rules clientFieldStores keeps for a client
 // built here).
-func (e *Engine) clientUnchanged(v ssa.Value) bool {
+//
+// at, as for clientFieldStores, is a call being resolved that may take
+// the client.
+func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
@@ -385,7 +389,7 @@ func (e *Engine) clientUnchanged(v ssa.Value) bool {
 				}
 			}
 		case *ssa.Call:
-			if !e.stdCallee(r.Call) {
+			if !e.stdCallee(r.Call) && (len(at) == 0 || r != at[0] || !e.analysedCallee(r.Call)) {
 				return false
 			}
 		case *ssa.MakeInterface:
@@ -649,12 +653,12 @@ func (e *Engine) clientOrigins(v ssa.Value, fr *frame, depth int, global *ssa.Gl
 			// standard as the default one.
 			if obj, ok := callee.Object().(*types.Func); ok {
 				if s := e.Import(obj); s != nil && s.StdClient {
-					return e.clientUnchanged(v)
+					return e.clientUnchanged(v, fr.cur)
 				}
 			}
 			return false
 		}
-		if !e.clientUnchanged(v) {
+		if !e.clientUnchanged(v, fr.cur) {
 			return false // the caller may set what the constructor did not
 		}
 		cf, rets := e.localReturns(v, fr)
@@ -696,6 +700,12 @@ func (e *Engine) request(v ssa.Value, fr *frame, method bool) Str {
 	switch v := v.(type) {
 	case *ssa.Extract:
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			if s, ok := e.importedRequest(call, fr, method); ok {
+				if !method && e.reqRewritten(v, 0) {
+					return unknownStr()
+				}
+				return s
+			}
 			if a, ok := newRequestArgs[staticKey(call.Call)]; ok {
 				if method {
 					return e.trace(call.Call.Args[a.method], fr, handleString)
@@ -707,6 +717,12 @@ func (e *Engine) request(v ssa.Value, fr *frame, method bool) Str {
 			}
 		}
 	case *ssa.Call:
+		if s, ok := e.importedRequest(v, fr, method); ok {
+			if !method && e.reqRewritten(v, 0) {
+				return unknownStr()
+			}
+			return s
+		}
 		switch staticKey(v.Call) {
 		case "net/http.Request.WithContext", "net/http.Request.Clone":
 			h := handleReqURL
@@ -756,7 +772,7 @@ func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
 				return true // *req.URL = ...
 			}
 		case *ssa.MakeInterface:
-			if depth > 0 {
+			if depth > 0 && !onlyFormatted(r) {
 				return true // the *url.URL is handed on as an interface
 			}
 		case *ssa.Call:
@@ -1173,4 +1189,113 @@ func (e *Engine) analysedCallee(c ssa.CallCommon) bool {
 		return false
 	}
 	return obj.Pkg() == e.Pkg || e.Analysed != nil && e.Analysed(obj.Pkg()) && !lib().modelled(obj.Pkg().Path())
+}
+
+// returnsReq reports whether the function root is a frame of returns,
+// as its first result, a *http.Request it builds on every return that is
+// not nil, and the URL and method that request carries, in terms of the
+// function's parameters (Summary.ReturnsReq).
+func (e *Engine) returnsReq(root *frame) (bool, Str, Str) {
+	fn := root.fn
+	res := fn.Signature.Results()
+	if res.Len() == 0 || qualifiedName(res.At(0).Type()) != "net/http.Request" {
+		return false, Str{}, Str{}
+	}
+	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
+		return false, Str{}, Str{}
+	}
+	var url, method Str
+	found := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		if c, isConst := ret.Results[0].(*ssa.Const); isConst && c.IsNil() {
+			continue
+		}
+		url = unionStr(url, e.trace(ret.Results[0], root, handleReqURL))
+		method = unionStr(method, e.trace(ret.Results[0], root, handleReqMethod))
+		found = true
+	}
+	if !found || !url.informative() {
+		return false, Str{}, Str{}
+	}
+	return true, url, method
+}
+
+// importedRequest traces a request another package's function built and
+// returned (Summary.ReturnsReq), with the call's arguments.
+func (e *Engine) importedRequest(call *ssa.Call, fr *frame, method bool) (Str, bool) {
+	callee := call.Call.StaticCallee()
+	if callee == nil || e.Import == nil || callee.Pkg == nil || callee.Pkg.Pkg == e.Pkg {
+		return Str{}, false
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok {
+		return Str{}, false
+	}
+	s := e.Import(obj)
+	if s == nil || !s.ReturnsReq {
+		return Str{}, false
+	}
+	sub := e.subFor(&instCtx{args: bind(call.Call.Args, fr)})
+	if method {
+		return s.ReqMethod.subst(sub), true
+	}
+	return s.ReqURL.subst(sub), true
+}
+
+// onlyFormatted reports whether the interface value mi is only handed to
+// fmt, log or log/slog to be printed (fmt.Errorf("%s", req.URL), directly
+// or through the variadic array), which reads it.
+func onlyFormatted(mi *ssa.MakeInterface) bool {
+	printing := func(c ssa.CallCommon) bool {
+		fn := c.StaticCallee()
+		if fn == nil || fn.Pkg == nil {
+			return false
+		}
+		switch fn.Pkg.Pkg.Path() {
+		case "fmt":
+			return !strings.Contains(fn.Name(), "scan") && !strings.Contains(fn.Name(), "Scan")
+		case "log", "log/slog":
+			return true
+		}
+		return false
+	}
+	for _, r := range *mi.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if !printing(r.Call) {
+				return false
+			}
+		case *ssa.Store:
+			ia, ok := r.Addr.(*ssa.IndexAddr)
+			if !ok || r.Val != ssa.Value(mi) {
+				return false
+			}
+			arr, ok := ia.X.(*ssa.Alloc)
+			if !ok {
+				return false
+			}
+			for _, ar := range *arr.Referrers() {
+				switch ar := ar.(type) {
+				case *ssa.IndexAddr:
+				case *ssa.Slice:
+					for _, sr := range *ar.Referrers() {
+						c, ok := sr.(*ssa.Call)
+						if !ok || !printing(c.Call) {
+							return false
+						}
+					}
+				default:
+					return false
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }

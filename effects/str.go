@@ -122,6 +122,17 @@ func (s Str) dedup() Str {
 	return out
 }
 
+// informative reports whether some alternative starts with anything but
+// unknown text: a literal prefix or a parameter.
+func (s Str) informative() bool {
+	for _, alt := range s.Alts {
+		if len(alt) > 0 && !alt[0].Unknown {
+			return true
+		}
+	}
+	return false
+}
+
 // hasParam reports whether any alternative depends on a parameter.
 func (s Str) hasParam() bool {
 	for _, alt := range s.Alts {

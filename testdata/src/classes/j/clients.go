@@ -166,3 +166,26 @@ func (s *Server) HandedClientConfigured(w http.ResponseWriter, r *http.Request) 
 	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
 	httpx.SendConfigured(&http.Client{Timeout: time.Second}, req) // want `HandedClientConfigured sends a request through an \*http.Client whose Transport the analysis cannot see`
 }
+
+// --- J23: a request another package's helper builds and returns, sent
+// by another helper that prints its URL on failure: the URL and method
+// the helper was given are what is sent. One the helper re-points
+// proves no URL.
+
+//agent:operable grant=Egress
+func (s *Server) BuiltRequest(w http.ResponseWriter, r *http.Request) {
+	req, _ := httpx.NewRequest(r.Context(), http.MethodPost, "https://hooks.example.com/relay")
+	httpx.SendChecked(httpx.New(), req) // want `BuiltRequest calls out to "https://hooks.example.com/relay" \(POST\)`
+}
+
+//agent:operable grant=Egress
+func (s *Server) BuiltRequestTwin(w http.ResponseWriter, r *http.Request) {
+	req, _ := httpx.NewRequest(r.Context(), http.MethodPost, "https://api.stripe.com/v1/refunds")
+	httpx.SendChecked(httpx.New(), req)
+}
+
+//agent:operable grant=Egress
+func (s *Server) BuiltRequestRelayed(w http.ResponseWriter, r *http.Request) {
+	req, _ := httpx.NewRelayed(r.Context(), http.MethodPost, "https://api.stripe.com/v1/refunds")
+	httpx.SendChecked(httpx.New(), req) // want `BuiltRequestRelayed calls out to a URL that is not constant`
+}

@@ -1,8 +1,10 @@
-// Package httpx builds the module's HTTP clients: a shared package that
-// reaches no sink of its own.
+// Package httpx builds the module's HTTP clients and requests, and sends
+// them: a shared package.
 package httpx
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -49,3 +51,36 @@ func SendConfigured(c *http.Client, req *http.Request) error {
 }
 
 func configure(c *http.Client) { c.Transport = pinned{http.DefaultTransport} }
+
+// NewRequest builds a request for the caller to send.
+func NewRequest(ctx context.Context, method, url string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// NewRelayed builds a request, then points it at the relay.
+func NewRelayed(ctx context.Context, method, url string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.URL.Host = "relay.example.com"
+	return req, nil
+}
+
+// SendChecked sends req through c and reports a failure with its URL.
+func SendChecked(c *http.Client, req *http.Request) error {
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %s", req.Method, req.URL, resp.Status)
+	}
+	return nil
+}
