@@ -72,6 +72,9 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		target = newCollector()
 	}
 	for _, cl := range fs.callables {
+		if madeByCtorHelper(cl, fr) {
+			continue
+		}
 		e.callFuncIn(cl.fn, cl.value, cl.fr, args, pos, fr, target, fl.inTx)
 	}
 	for _, rc := range fs.returned {
@@ -1298,4 +1301,20 @@ func methodsInlined(fr *frame) int {
 		}
 	}
 	return n
+}
+
+// madeByCtorHelper reports whether cl is a literal a handler
+// constructor's helper made, read back in the constructor (h :=
+// newHandlers(db); mux.HandleFunc(p, h.Create)): the constructor's walk
+// counted it as called where it called the helper (ctorHelper), so it is
+// not walked again.
+func madeByCtorHelper(cl callable, fr *frame) bool {
+	if !fr.ctor || cl.fr == nil || cl.fr.helper || cl.fr.parent == nil || !cl.fr.parent.ctor {
+		return false
+	}
+	if _, ok := cl.value.(*ssa.MakeClosure); !ok {
+		return false
+	}
+	parent := cl.fn.Parent()
+	return parent != nil && parent.Parent() == nil && cl.fr.fn == parent && ctorHelper(parent)
 }

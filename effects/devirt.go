@@ -399,9 +399,54 @@ func (e *Engine) fieldValues(v ssa.Value, fr *frame) ([]binding, bool) {
 		}
 		if alloc, afr, found := allocOf(fa.X, fr, 0); found {
 			ok = fieldOfAlloc(alloc, fa.Field, afr, 0, &out)
+		} else if call, isCall := fa.X.(*ssa.Call); isCall {
+			ok = e.helperFieldValues(call, fa.Field, fr, &out)
 		}
 	}
 	return out, ok && len(out) > 0
+}
+
+// helperFieldValues collects field f of the struct a helper of this
+// package builds and returns (h := newHandlers(db); h.Create): what the
+// helper stores to it, on every return, and what the caller stores to it
+// after. It reports false when the struct may change anywhere else.
+func (e *Engine) helperFieldValues(call *ssa.Call, f int, fr *frame, out *[]binding) bool {
+	if e.returns >= maxReturns {
+		return false
+	}
+	e.returns++
+	defer func() { e.returns-- }()
+	cf, rets := e.localReturns(call, fr)
+	if cf == nil || len(rets) == 0 {
+		return false
+	}
+	for _, ret := range rets {
+		if len(ret.Results) == 0 {
+			return false
+		}
+		alloc, afr, found := allocOf(ret.Results[0], cf, 0)
+		if !found || afr != cf || !fieldOfAllocAt(alloc, f, afr, 0, out, ret) {
+			return false
+		}
+	}
+	for _, r := range *call.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			vals, ok := fieldStores(r)
+			if !ok {
+				return false
+			}
+			if r.Field == f {
+				for _, v := range vals {
+					*out = append(*out, binding{v: v, fr: fr})
+				}
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false // handed on or kept: it may change unseen
+		}
+	}
+	return true
 }
 
 // fieldOf collects field f of the struct value sv.

@@ -1400,6 +1400,32 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 	if !b.live() {
 		return nil, nil, false
 	}
+	if len(path) > 0 {
+		// A struct a closure captured: the value it was bound to.
+		if u := unfree(b); u.live() {
+			b = follow(u)
+		}
+		if load, ok := b.v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if _, isPtr := load.Type().Underlying().(*types.Pointer); isPtr {
+				// A pointer read from its variable (a closure's
+				// captured cell): every pointer stored to it.
+				if stores := storedValues(load.X, b.fr); len(stores) > 0 {
+					if !e.enter(load, b.fr) {
+						return nil, nil, false // a cycle through the variable
+					}
+					defer e.leave(load, b.fr)
+					for _, st := range stores {
+						d, u, ok := e.fieldsOf(st, path, except)
+						if !ok {
+							return nil, nil, false
+						}
+						done, up = append(done, d...), append(up, u...)
+					}
+					return done, up, true
+				}
+			}
+		}
+	}
 	if idx, isParam := rootParam(b); isParam {
 		return nil, []paramField{{param: idx, path: path}}, true
 	}

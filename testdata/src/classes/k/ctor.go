@@ -777,3 +777,60 @@ func LoggedTwin(db *sql.DB) http.Handler {
 }
 
 func payoutDeleterTwin(db *sql.DB) http.Handler { return refundDeleter{db} }
+
+// --- K37: a decorator another package's constructor builds, held in a
+// variable of its concrete type that the handler literal captures: the
+// store it wraps is what runs.
+
+//agent:operable grant=Refunds
+func DecoratedDelete(db *sql.DB) http.HandlerFunc {
+	s := kit.NewLogging(&kit.Payouts{DB: db})
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.Delete(r.Context(), 1) // want `DecoratedDelete writes "payouts"`
+	}
+}
+
+//agent:operable grant=Refunds
+func DecoratedDeleteTwin(db *sql.DB) http.HandlerFunc {
+	s := kit.NewLogging(&kit.RefundRows{DB: db})
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.Delete(r.Context(), 1)
+	}
+}
+
+// --- K38: a handler a helper of the package stores into a field of the
+// struct it builds and returns, registered from that field.
+
+type fieldHandlers struct{ Create http.HandlerFunc }
+
+func newPayoutHandlers(db *sql.DB) *fieldHandlers {
+	h := &fieldHandlers{}
+	h.Create = func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("INSERT INTO payouts (tenant_id, amount) VALUES ($1, $2)", 1, 2)
+	}
+	return h
+}
+
+func newRefundHandlers(db *sql.DB) *fieldHandlers {
+	h := &fieldHandlers{}
+	h.Create = func(w http.ResponseWriter, r *http.Request) {
+		db.Exec("INSERT INTO refunds (tenant_id, amount) VALUES ($1, $2)", 1, 2)
+	}
+	return h
+}
+
+//agent:operable grant=Refunds
+func FieldRoutes(db *sql.DB) http.Handler {
+	h := newPayoutHandlers(db) // want `FieldRoutes writes "payouts"`
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /payouts", h.Create)
+	return mux
+}
+
+//agent:operable grant=Refunds
+func FieldRoutesTwin(db *sql.DB) http.Handler {
+	h := newRefundHandlers(db)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /refunds", h.Create)
+	return mux
+}

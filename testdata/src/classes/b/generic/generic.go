@@ -28,7 +28,9 @@ func (r *Repository[T]) DeleteByID(ctx context.Context, tenant, id int64) error 
 }
 
 // Hook runs after a change.
-type Hook interface{ After(ctx context.Context) error }
+type Hook interface {
+	After(ctx context.Context) error
+}
 
 // RunHook runs the zero value of H's hook: a value the caller never
 // hands over, of the type it names.

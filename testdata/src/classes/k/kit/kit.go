@@ -127,3 +127,35 @@ func (s *Srv) Mux() http.Handler {
 	mux.HandleFunc("POST /payouts/{id}/archive", s.archivePayout)
 	return mux
 }
+
+// Store deletes rows.
+type Store interface {
+	Delete(ctx context.Context, id int64) error
+}
+
+// Payouts deletes payouts.
+type Payouts struct{ DB *sql.DB }
+
+func (p *Payouts) Delete(ctx context.Context, id int64) error {
+	_, err := p.DB.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, id)
+	return err
+}
+
+// RefundRows deletes refunds.
+type RefundRows struct{ DB *sql.DB }
+
+func (p *RefundRows) Delete(ctx context.Context, id int64) error {
+	_, err := p.DB.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, id)
+	return err
+}
+
+// Logging decorates a Store; built by its constructor.
+type Logging struct{ inner Store }
+
+// NewLogging wraps inner.
+func NewLogging(inner Store) *Logging { return &Logging{inner: inner} }
+
+func (l *Logging) Delete(ctx context.Context, id int64) error {
+	log.Println("delete", id)
+	return l.inner.Delete(ctx, id)
+}
