@@ -495,9 +495,42 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 			if !readOnlyUses(r, 0) && !onlyUsedBy(r, except) {
 				return false // &v handed on as an interface: json.Unmarshal(b, &v) writes it
 			}
+		case *ssa.MakeClosure:
+			if !capturedReadOnly(r, alloc, except) {
+				return false // a closure that may write it
+			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return false // handed to a call, or kept: it may change unseen
+		}
+	}
+	return true
+}
+
+// capturedReadOnly reports whether the closure mc captures the variable
+// alloc only to read it: loads of it and of its fields, and the call
+// being resolved (except).
+func capturedReadOnly(mc *ssa.MakeClosure, alloc *ssa.Alloc, except ssa.Instruction) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != ssa.Value(alloc) || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, r := range *fn.FreeVars[i].Referrers() {
+			switch r := r.(type) {
+			case *ssa.UnOp, *ssa.DebugRef:
+			case *ssa.FieldAddr:
+				if vals, ok := fieldStores(r); !ok || len(vals) > 0 {
+					return false
+				}
+			default:
+				if r != except {
+					return false
+				}
+			}
 		}
 	}
 	return true

@@ -834,3 +834,31 @@ func FieldRoutesTwin(db *sql.DB) http.Handler {
 	mux.HandleFunc("POST /refunds", h.Create)
 	return mux
 }
+
+// A decorator built as a struct value the literal captures; one the
+// literal rewires is out of sight.
+
+//agent:operable grant=Refunds
+func DecoratedValue(db *sql.DB) http.HandlerFunc {
+	s := kit.Audited{Inner: &kit.Payouts{DB: db}}
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.Delete(r.Context(), 1) // want `DecoratedValue writes "payouts"`
+	}
+}
+
+//agent:operable grant=Refunds
+func DecoratedValueTwin(db *sql.DB) http.HandlerFunc {
+	s := kit.Audited{Inner: &kit.RefundRows{DB: db}}
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.Delete(r.Context(), 1)
+	}
+}
+
+//agent:operable grant=Refunds
+func DecoratedRewired(db *sql.DB, other kit.Store) http.HandlerFunc {
+	s := kit.Audited{Inner: &kit.RefundRows{DB: db}}
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.Inner = other
+		s.Delete(r.Context(), 1) // want `DecoratedRewired calls Delete through the interface kit.Store`
+	}
+}

@@ -159,3 +159,11 @@ func (l *Logging) Delete(ctx context.Context, id int64) error {
 	log.Println("delete", id)
 	return l.inner.Delete(ctx, id)
 }
+
+// Audited decorates a Store, by value.
+type Audited struct{ Inner Store }
+
+func (a Audited) Delete(ctx context.Context, id int64) error {
+	log.Println("audited delete", id)
+	return a.Inner.Delete(ctx, id)
+}
