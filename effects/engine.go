@@ -1280,6 +1280,11 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 				// the call (computeReturned, returnsHandler).
 				return
 			}
+		} else if e.helperReturnsProducts(call, root) {
+			// A helper of the package that returns such a product
+			// (wrapWith(h) returning mw.Audit("x")(h)): walked as the
+			// constructor's helper, the product with it.
+			return
 		}
 		out.add(e.unprovable(pos, "returns a handler built by code the analysis cannot resolve",
 			"build the handler in the constructor, or declare the statement with //agent:effect"))
@@ -2025,4 +2030,34 @@ func isErrorType(t types.Type) bool {
 // finish is the summary of what out collected, at at.
 func (e *Engine) finish(out *collector, at Position) *Summary {
 	return out.summaryOf(at, e.Module, e.Coarse)
+}
+
+// helperReturnsProducts reports whether call statically calls a handler
+// constructor's helper of this package (ctorHelper) that returns, on
+// every return, a product of another package's middleware factory: a
+// call of a function value that resolves only to summaries of other
+// packages (Returned), with no parameter or unresolved value among them.
+func (e *Engine) helperReturnsProducts(call *ssa.Call, root *frame) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Parent() != nil || pkgOf(callee) != e.Pkg || !ctorHelper(callee) {
+		return false
+	}
+	cf, rets := e.localReturns(call, root)
+	if cf == nil || len(rets) == 0 {
+		return false
+	}
+	for _, ret := range rets {
+		if len(ret.Results) == 0 {
+			return false
+		}
+		pc, ok := peelConv(ret.Results[0]).(*ssa.Call)
+		if !ok || pc.Call.StaticCallee() != nil || pc.Call.IsInvoke() {
+			return false
+		}
+		fs := e.funcsOf(pc.Call.Value, cf)
+		if fs.unresolved || fs.fromStd || len(fs.callables) > 0 || len(fs.returned) == 0 || len(fs.params)+len(fs.fieldParams)+len(fs.elemParams) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -862,3 +862,19 @@ func DecoratedRewired(db *sql.DB, other kit.Store) http.HandlerFunc {
 		s.Delete(r.Context(), 1) // want `DecoratedRewired calls Delete through the interface kit.Store`
 	}
 }
+
+// --- K39: a helper of the package that returns another package's
+// middleware product around the handler it is handed: the handler is
+// walked, and the helper's product is no handler out of sight.
+
+func withRequestID(h http.Handler) http.Handler { return kit.RequestID("r-")(h) }
+
+//agent:operable grant=Refunds
+func HelperWrapped() http.Handler {
+	return withRequestID(http.HandlerFunc(deletePayout)) // want `HelperWrapped writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func HelperWrappedTwin() http.Handler {
+	return withRequestID(http.HandlerFunc(deleteRefund))
+}
