@@ -1290,12 +1290,21 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 			"build the handler in the constructor, or declare the statement with //agent:effect"))
 		return
 	}
+	e.callHandlers(ts, names, pos, root, out)
+}
+
+// callHandlers calls each handler ts holds once, with unknown arguments:
+// the function values a standard value wraps, a function, or the
+// request-shaped methods names of a type of the program's own. A literal
+// of the constructor's own is walked where it is made.
+func (e *Engine) callHandlers(ts []target, names []string, pos token.Pos, root *frame, out *collector) {
 	for _, t := range ts {
 		switch {
 		case t.x == nil:
 			for _, w := range t.wrapped {
 				e.callArg(w, pos, root, out, callFlags{})
 			}
+		case ownLiteral(peelConv(t.x), root.fn):
 		case isSignature(t.x.Type()):
 			e.callArg(binding{v: t.x, fr: t.fr}, pos, root, out, callFlags{})
 		case t.typeOf() != nil && e.analysedType(t.typeOf()):
@@ -1368,19 +1377,7 @@ func (e *Engine) handedHandlers(root *frame, out *collector) {
 					// call, holds the handler it builds.
 					continue
 				}
-				for _, t := range ts {
-					switch {
-					case t.x == nil:
-						for _, w := range t.wrapped {
-							e.callArg(w, pos, root, extra, callFlags{})
-						}
-					case ownLiteral(peelConv(t.x), fn):
-					case isSignature(t.x.Type()):
-						e.callArg(binding{v: t.x, fr: t.fr}, pos, root, extra, callFlags{})
-					case t.typeOf() != nil && e.analysedType(t.typeOf()):
-						e.callMethods(t.typeOf(), binding{v: t.x, fr: t.fr}, handlerMethods(a.Type(), t.typeOf()), pos, root, extra)
-					}
-				}
+				e.callHandlers(ts, handlerMethods(a.Type()), pos, root, extra)
 			}
 		}
 	}
@@ -1422,9 +1419,9 @@ func handlerType(t types.Type) bool {
 	return false
 }
 
-// handlerMethods names the request-shaped methods of the handler type
-// it, or, for a function type, those of the concrete type conc.
-func handlerMethods(it, conc types.Type) []string {
+// handlerMethods names the request-shaped methods of the handler
+// interface type it (none for a function type).
+func handlerMethods(it types.Type) []string {
 	var names []string
 	if u, ok := it.Underlying().(*types.Interface); ok {
 		for j := 0; j < u.NumMethods(); j++ {

@@ -220,24 +220,9 @@ const (
 // returns, as its first result, an *http.Client that sends as the
 // default client does on every return (Summary.StdClient).
 func (e *Engine) returnsStdClient(root *frame) bool {
-	fn := root.fn
-	res := fn.Signature.Results()
-	if res.Len() == 0 || qualifiedName(res.At(0).Type()) != "net/http.Client" {
-		return false
-	}
-	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
-		return false
-	}
 	found := false
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
-			continue
-		}
-		if c, isConst := ret.Results[0].(*ssa.Const); isConst && c.IsNil() {
-			continue
-		}
-		cb := binding{v: ret.Results[0], fr: root}
+	for _, v := range pointerResults(root.fn, "net/http.Client") {
+		cb := binding{v: v, fr: root}
 		transports, ok := e.clientTransports(cb)
 		if !ok || e.redirectRewrites(cb) {
 			return false
@@ -1196,26 +1181,11 @@ func (e *Engine) analysedCallee(c ssa.CallCommon) bool {
 // not nil, and the URL and method that request carries, in terms of the
 // function's parameters (Summary.ReturnsReq).
 func (e *Engine) returnsReq(root *frame) (bool, Str, Str) {
-	fn := root.fn
-	res := fn.Signature.Results()
-	if res.Len() == 0 || qualifiedName(res.At(0).Type()) != "net/http.Request" {
-		return false, Str{}, Str{}
-	}
-	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
-		return false, Str{}, Str{}
-	}
 	var url, method Str
 	found := false
-	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
-			continue
-		}
-		if c, isConst := ret.Results[0].(*ssa.Const); isConst && c.IsNil() {
-			continue
-		}
-		url = unionStr(url, e.trace(ret.Results[0], root, handleReqURL))
-		method = unionStr(method, e.trace(ret.Results[0], root, handleReqMethod))
+	for _, v := range pointerResults(root.fn, "net/http.Request") {
+		url = unionStr(url, e.trace(v, root, handleReqURL))
+		method = unionStr(method, e.trace(v, root, handleReqMethod))
 		found = true
 	}
 	if !found || !url.informative() {
@@ -1298,4 +1268,28 @@ func onlyFormatted(mi *ssa.MakeInterface) bool {
 		}
 	}
 	return true
+}
+
+// pointerResults are the first results fn returns, other than nil, when
+// its first result is a pointer to the named type qname.
+func pointerResults(fn *ssa.Function, qname string) []ssa.Value {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || qualifiedName(res.At(0).Type()) != qname {
+		return nil
+	}
+	if _, isPtr := res.At(0).Type().(*types.Pointer); !isPtr {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		if c, isConst := ret.Results[0].(*ssa.Const); isConst && c.IsNil() {
+			continue
+		}
+		out = append(out, ret.Results[0])
+	}
+	return out
 }
