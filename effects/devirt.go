@@ -398,6 +398,8 @@ func (e *Engine) fieldValues(v ssa.Value, fr *frame) ([]binding, bool) {
 			return nil, false
 		}
 		if alloc, afr, found := allocOf(fa.X, fr, 0); found {
+			// A struct its frame is returning (a constructor's &mw{next:
+			// h}, its handler): the return hands it to no writer.
 			ok = fieldOfAlloc(alloc, fa.Field, afr, 0, &out)
 		} else if call, isCall := fa.X.(*ssa.Call); isCall {
 			ok = e.helperFieldValues(call, fa.Field, fr, &out)
@@ -455,6 +457,16 @@ func fieldOf(sv ssa.Value, f int, fr *frame, depth int, out *[]binding) bool {
 	return ok && fieldOfAlloc(alloc, f, afr, depth+1, out)
 }
 
+// returning is the return its frame is at, if it is at one: a struct
+// the frame returns is handed to no writer there (a constructor's
+// &mw{next: h}, its handler).
+func returning(fr *frame) ssa.Instruction {
+	if r, ok := fr.cur.(*ssa.Return); ok {
+		return r
+	}
+	return nil
+}
+
 // fieldOfAlloc collects what is stored to field f of a local struct:
 // through &alloc.f, or as part of a whole value stored to it. It reports
 // false when the struct or the field's address escapes to code that could
@@ -469,8 +481,9 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 	if depth > 16 {
 		return false
 	}
+	ret := returning(fr)
 	for _, r := range *alloc.Referrers() {
-		if except != nil && r == except {
+		if except != nil && r == except || ret != nil && r == ret {
 			continue
 		}
 		switch r := r.(type) {
@@ -604,6 +617,11 @@ func allocOf(v ssa.Value, fr *frame, depth int) (*ssa.Alloc, *frame, bool) {
 			if a, ok := v.X.(*ssa.Alloc); ok {
 				return a, fr, true
 			}
+			if _, isParam := v.X.(*ssa.Parameter); isParam {
+				// A struct loaded through a pointer parameter (a pointer
+				// method's wrapper calling the value method).
+				return allocOf(v.X, fr, depth+1)
+			}
 		}
 	case *ssa.Parameter:
 		if b, ok := fr.param(paramIndex(fr.fn, v)); ok {
@@ -616,6 +634,12 @@ func allocOf(v ssa.Value, fr *frame, depth int) (*ssa.Alloc, *frame, bool) {
 			if x == v && i < len(fr.free) && fr.free[i].live() {
 				return allocOf(fr.free[i].v, fr.free[i].fr, depth+1)
 			}
+		}
+	case *ssa.Call:
+		// A pointer method's wrapper checks its receiver for nil, and
+		// hands it back.
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "ssa:wrapnilchk" && len(v.Call.Args) > 0 {
+			return allocOf(v.Call.Args[0], fr, depth+1)
 		}
 	}
 	return nil, nil, false

@@ -1478,6 +1478,15 @@ func fromParams(v ssa.Value, fn *ssa.Function) bool {
 func feedsReturn(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 	pos := instr.Pos()
 	v, ok := instr.(ssa.Value)
+	if st, isStore := instr.(*ssa.Store); isStore {
+		// A handler stored into a struct or array: where that goes.
+		switch a := st.Addr.(type) {
+		case *ssa.FieldAddr:
+			v, ok = a.X, true
+		case *ssa.IndexAddr:
+			v, ok = a.X, true
+		}
+	}
 	for depth := 0; ok && depth < 8; depth++ {
 		var next ssa.Value
 		for _, r := range *v.Referrers() {
@@ -1487,7 +1496,7 @@ func feedsReturn(instr ssa.Instruction, fn *ssa.Function) token.Pos {
 					return p
 				}
 				return fn.Pos()
-			case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Call:
+			case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType, *ssa.Call, *ssa.UnOp, *ssa.Slice:
 				if next == nil {
 					next = r.(ssa.Value)
 				}

@@ -878,3 +878,26 @@ func HelperWrapped() http.Handler {
 func HelperWrappedTwin() http.Handler {
 	return withRequestID(http.HandlerFunc(deleteRefund))
 }
+
+// --- K40: a middleware struct of the package, returned by pointer,
+// holding the handler it wraps in a field: its ServeHTTP calls that
+// handler, and nothing is out of sight.
+
+type authGate struct{ next http.Handler }
+
+func (g authGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") == "" {
+		return
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+//agent:operable grant=Refunds
+func Gated(db *sql.DB) http.Handler {
+	return &authGate{next: payoutDeleter{db}} // want `Gated writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func GatedTwin(db *sql.DB) http.Handler {
+	return &authGate{next: refundDeleter{db}}
+}
