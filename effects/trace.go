@@ -98,6 +98,15 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		if bs, ok := e.fieldValues(v, fr); ok {
 			return e.traceAll(bs, h)
 		}
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && (h == handleString || h == handleStmt) && !builtHere(fa.X, fr) {
+			// An unexported field of the package's own struct, read where
+			// the struct was built out of sight (a statement prepared, a
+			// table named, in its constructor): every value the package
+			// stores to it.
+			if s, ok := e.fieldStoredStr(fa, fr, h); ok {
+				return s
+			}
+		}
 		if g, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && h == handleString {
 			// A package-level string variable that only its declaration
 			// sets reads like a constant.
@@ -1535,4 +1544,74 @@ func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// fieldStoredStr traces, as h, every value the package stores to the
+// unexported field fa addresses (fieldStores), each in a frame of the
+// function that stores it, when they agree on one text; false when
+// there are none, when they differ, or when the field is not one the
+// package alone writes.
+func (e *Engine) fieldStoredStr(fa *ssa.FieldAddr, fr *frame, h uint8) (Str, bool) {
+	sts, ok := e.fieldStores(fa)
+	if !ok || len(sts) == 0 {
+		return Str{}, false
+	}
+	key, _ := e.fieldOf(fa)
+	if e.fieldBusy[key] {
+		return unknownStr(), true
+	}
+	if e.fieldBusy == nil {
+		e.fieldBusy = map[fieldKey]bool{}
+	}
+	e.fieldBusy[key] = true
+	defer delete(e.fieldBusy, key)
+	var out Str
+	for _, st := range sts {
+		sf := &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}
+		out = unionStr(out, e.trace(st.Val, sf, h))
+	}
+	if len(out.Alts) != 1 {
+		// Objects built with different texts: which one this is, only
+		// the code that built it knows (the field is not per object).
+		return Str{}, false
+	}
+	return out, true
+}
+
+// builtHere reports whether the struct x points to may have been built
+// where the walk sees it: anything but a chain of field reads from a
+// parameter no call binds (the handler's receiver, a dependency handed
+// in) or a captured variable of one. Only such a struct's fields hold
+// what the package stores to them.
+func builtHere(x ssa.Value, fr *frame) bool {
+	for i := 0; i < 16 && fr != nil; i++ {
+		switch v := x.(type) {
+		case *ssa.UnOp:
+			fa, ok := v.X.(*ssa.FieldAddr)
+			if !ok || v.Op != token.MUL {
+				return true
+			}
+			x = fa.X
+		case *ssa.Field:
+			x = v.X
+		case *ssa.Parameter:
+			b, ok := fr.param(paramIndex(fr.fn, v))
+			if !ok {
+				return false // out of sight
+			}
+			if b = follow(b); !b.live() {
+				return false
+			}
+			x, fr = b.v, b.fr
+		case *ssa.FreeVar:
+			b := unfree(binding{v: v, fr: fr})
+			if _, still := b.v.(*ssa.FreeVar); still || !b.live() {
+				return false
+			}
+			x, fr = b.v, b.fr
+		default:
+			return true
+		}
+	}
+	return true
 }
