@@ -457,10 +457,14 @@ func fieldOf(sv ssa.Value, f int, fr *frame, depth int, out *[]binding) bool {
 	return ok && fieldOfAlloc(alloc, f, afr, depth+1, out)
 }
 
-// returning is the return its frame is at, if it is at one: a struct
-// the frame returns is handed to no writer there (a constructor's
-// &mw{next: h}, its handler).
+// returning is the return a root frame is at, if it is at one: a struct
+// a handler constructor returns is its handler, handed to no writer of
+// the program's (&mw{next: h}). A helper's return hands the struct to
+// its caller, which may write it: not skipped.
 func returning(fr *frame) ssa.Instruction {
+	if fr == nil || fr.parent != nil || !fr.root || !fr.ctor {
+		return nil
+	}
 	if r, ok := fr.cur.(*ssa.Return); ok {
 		return r
 	}
