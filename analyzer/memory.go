@@ -12,7 +12,7 @@ import (
 // driver already holds for the package (its syntax, types and the
 // facts of its imports), unless GOMEMLIMIT is set: the garbage collector
 // then works harder on a package whose summaries grow large, instead of
-// letting the heap double (SPEC: peak memory within twice stock vet's).
+// letting the heap double (the goal: a peak within twice stock vet's).
 // The manifest and the golangci-lint plugin analyse many packages in
 // one process and leave the limit alone.
 var BoundMemory bool
