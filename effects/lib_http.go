@@ -333,7 +333,7 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 				return nil, false // the client is kept somewhere else too
 			}
 		case *ssa.Call:
-			if !e.stdCallee(r.Call) && (r != at || !e.analysedCallee(r.Call)) {
+			if !e.stdCallee(r.Call) && (r != at || !e.analysedCallee(r.Call) || !handedOnce(r.Call, alloc)) {
 				return nil, false // handed to code that may set its Transport
 			}
 		case *ssa.MakeInterface:
@@ -374,7 +374,7 @@ func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 				}
 			}
 		case *ssa.Call:
-			if !e.stdCallee(r.Call) && (len(at) == 0 || r != at[0] || !e.analysedCallee(r.Call)) {
+			if !e.stdCallee(r.Call) && (len(at) == 0 || r != at[0] || !e.analysedCallee(r.Call) || !handedOnce(r.Call, v)) {
 				return false
 			}
 		case *ssa.MakeInterface:
@@ -1160,6 +1160,19 @@ func fromHijack(b binding) bool {
 		}
 	}
 	return false
+}
+
+// handedOnce reports whether c takes v as one argument only: a helper
+// that sends through one parameter and rewires another may be handed
+// the same client as both.
+func handedOnce(c ssa.CallCommon, v ssa.Value) bool {
+	n := 0
+	for _, a := range c.Args {
+		if a == v {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // analysedCallee reports whether c statically calls a function of a

@@ -189,3 +189,19 @@ func (s *Server) BuiltRequestRelayed(w http.ResponseWriter, r *http.Request) {
 	req, _ := httpx.NewRelayed(r.Context(), http.MethodPost, "https://api.stripe.com/v1/refunds")
 	httpx.SendChecked(httpx.New(), req) // want `BuiltRequestRelayed calls out to a URL that is not constant`
 }
+
+// The same client handed twice, once to be rewired: it proves no URL.
+// Two clients, the sending one untouched, send where the URL says.
+
+//agent:operable grant=Egress
+func (s *Server) HandedClientTwice(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
+	c := &http.Client{Timeout: time.Second}
+	httpx.SendVia(c, c, req) // want `HandedClientTwice sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+//agent:operable grant=Egress
+func (s *Server) HandedClientTwiceTwin(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
+	httpx.SendVia(&http.Client{Timeout: time.Second}, &http.Client{}, req)
+}
