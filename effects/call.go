@@ -83,6 +83,9 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 	for _, i := range fs.params {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
 	}
+	for _, pr := range fs.paramResults {
+		target.addPending(Pending{Op: OpCallParam, Param: pr.param, Result: pr.index + 1, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})
+	}
 	for _, pf := range fs.fieldParams {
 		target.addPending(Pending{Op: OpCallParam, Param: pf.param, Fields: pf.path, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Slot: fl.slot})
 	}
@@ -264,7 +267,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		if fn == nil {
 			return
 		}
-		if fr.ctor && ctorHelper(fn) && staticCallOf(fr.cur, obj) {
+		if fr.makesHandlers() && ctorHelper(fn) && staticCallOf(fr.cur, obj) {
 			// A handler constructor's helper: the handlers it makes are
 			// the constructor's (return noteTool(db, "pin_note")).
 			e.inlineAs(fn, args, nil, pos, fr, out, false, true)
@@ -274,7 +277,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 	case e.Analysed != nil && e.Analysed(pkg):
 		if e.Import != nil {
 			s := e.Import(obj)
-			if fr.ctor && s != nil && s.Made != nil && staticCallOf(fr.cur, obj) {
+			if fr.makesHandlers() && s != nil && s.Made != nil && staticCallOf(fr.cur, obj) {
 				s = s.Made
 			}
 			e.instantiateAt(s, &instCtx{args: args, targs: typeArgsOf(obj, fn)}, pos, fr, out)
@@ -595,6 +598,33 @@ func (e *Engine) resolveCallParam(p Pending, ctx *instCtx, pos token.Pos, fr *fr
 				out.add(e.recursedResolve(pos))
 			}
 		}()
+	}
+	if ok && p.Result > 0 {
+		// Call what calling the caller's value returns.
+		var callees, fs funcSet
+		if b = follow(b); b.live() {
+			e.collectFuncs(b.v, b.fr, &callees, 0)
+		} else {
+			callees.unresolved = true
+		}
+		for _, q := range callees.params {
+			// Still a parameter here: the caller's caller resolves it.
+			r := p
+			r.Param = q
+			r.Detach, r.DetachIf = fl.detach, fl.detachIf
+			out.addPending(r)
+		}
+		callees.params = nil
+		if !e.resultsOf(callees, nil, p.Result-1, fr, &fs, 0) || fs.unresolved {
+			// Out of sight: unprovable where the callee calls it (the
+			// linked program's call graph may resolve it there).
+			fs.unresolved = false
+			sub.add(Effect{Kind: Unprovable, Reason: "calls a function value the analysis cannot resolve",
+				Fix: "call the function directly, or declare the statement with //agent:effect", Pos: p.Pos, Via: p.Via, Module: p.Module})
+		}
+		e.callFuncs(fs, nil, pos, fr, sub, fl)
+		e.mergeResolved(p, sub, pos, out)
+		return
 	}
 	if ok && len(p.Fields) > 0 {
 		done, up, found := e.fieldsOf(b, p.Fields, fr.cur)

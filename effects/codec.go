@@ -60,7 +60,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 5
+const codecVersion = 6
 
 // maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
@@ -69,7 +69,7 @@ const maxNesting = 16
 const (
 	minSummary       = 8
 	minEffect        = 14
-	minPending       = 22
+	minPending       = 23
 	minArg           = 4
 	minPart          = 4
 	minPosition      = 3
@@ -220,6 +220,7 @@ func (e *encoder) pending(p *Pending) {
 		e.varint(a.Param)
 	}
 	e.varint(p.ShapeArg)
+	e.varint(p.Result)
 	e.varint(p.DetachIf)
 	e.ints(p.Fields)
 	e.str(string(p.Prov))
@@ -476,6 +477,7 @@ func (d *decoder) pending(p *Pending) {
 		}
 	}
 	p.ShapeArg = d.varint()
+	p.Result = d.varint()
 	p.DetachIf = d.varint()
 	p.Fields = d.ints()
 	p.Prov = Provenance(d.str())

@@ -69,7 +69,7 @@ func codecSample() *Summary {
 					{Handle: 7, Str: sql, Method: method},
 					{},
 				},
-				ShapeArg: 2, Detach: true, DetachIf: 3, InTx: true, Elem: true,
+				ShapeArg: 2, Result: 1, Detach: true, DetachIf: 3, InTx: true, Elem: true,
 				Fields: []int{0, 4, 1}, Prov: Declared, Dialect: 2,
 				Pos: pos("/src/store/q.go", 40, 12), Via: []Position{pos("/src/api/handler.go", 14, 5)},
 				Module: "example.com/app", Pkg: "example.com/app/store", Safe: true,

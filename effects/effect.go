@@ -197,6 +197,10 @@ type Pending struct {
 	// handle, and this argument is its SQL text; unresolved, the call
 	// runs that text rather than being unprovable.
 	ShapeArg int
+	// Result (OpCallParam, 1-based): the value called is not the
+	// parameter but result Result-1 of calling it (a factory handed in:
+	// typed := handlerFn(deps); typed(ctx, req)).
+	Result int
 	Detach   bool // OpCallParam, OpCallMethod: the value may run after the call returns
 	// DetachIf (1-based): the value is stored into that parameter's
 	// structure, so it runs after the request if that structure outlives it.
@@ -249,6 +253,7 @@ func (p *Pending) key() string {
 	str(p.Text.String())
 	str(p.Method.String())
 	num(p.Param)
+	num(p.Result)
 	for _, f := range p.Fields {
 		num(f)
 	}

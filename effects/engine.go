@@ -229,6 +229,15 @@ func (fr *frame) helperFrame() *frame {
 	return nil
 }
 
+// makesHandlers reports whether what the helpers this frame calls make
+// are handlers (Summary.Made): a handler constructor's frame, or its
+// helper's, but not a handler's body, which takes the request (a client
+// a handler builds for itself holds a transport it calls only when it
+// sends, and the sending is the client's own summary's business).
+func (fr *frame) makesHandlers() bool {
+	return fr.ctor && (fr.helper || !requestShaped(fr.fn.Signature))
+}
+
 func (fr *frame) onStack(fn *ssa.Function) bool {
 	for f := fr; f != nil; f = f.parent {
 		if f.fn == fn {
@@ -533,6 +542,30 @@ func (e *Engine) bodiless(fn *ssa.Function, out *collector) {
 		eff.Local = true
 		out.add(eff)
 	}
+}
+
+// CallSummary is the summary of fn as a callee: what one call of it
+// does, with unknown arguments. A function value it returns, or a
+// handler, is the caller's to call, and counts as called, as
+// HandlerSummary has it (the caller's call of it is a dynamic call the
+// linker may not resolve); a function value it makes inside any other
+// result (a client holding its transport) runs only when that result is
+// used, and the callee's own summary says what that does.
+func (e *Engine) CallSummary(fn *ssa.Function) *Summary {
+	if o := fn.Origin(); o != nil && len(fn.Blocks) == 0 {
+		fn = o
+	}
+	if len(fn.Blocks) == 0 {
+		return e.summaries[fn]
+	}
+	if returnsFunc(fn) || returnsHandler(fn.Signature) {
+		return e.HandlerSummary(fn)
+	}
+	if e.summaries == nil {
+		e.summaries = map[*ssa.Function]*Summary{}
+		e.state = map[*ssa.Function]uint8{}
+	}
+	return e.local(fn)
 }
 
 // HandlerSummary is the summary of a handler: its own, plus, for every

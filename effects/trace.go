@@ -598,11 +598,17 @@ type funcSet struct {
 	returned    []returned   // function values returned by another package's function
 	wrapped     []binding    // function arguments of the standard-library call that made the value
 	params      []int        // parameters of the root function it may be
+	// paramResults: results of calling parameters of the root function
+	// it may be (typed := handlerFn(deps)).
+	paramResults []paramResult
 	elemParams  []int        // slice parameters of the root function it may be an element of (functional options)
 	fieldParams []paramField // fields of struct parameters of the root function it may be
 	fromStd     bool         // a function value made by the standard library
 	unresolved  bool
 }
+
+// paramResult is result index of calling root parameter param.
+type paramResult struct{ param, index int }
 
 // returned is a function value that a call into another analysed package
 // returned: calling it has the effects of its summary's Returned part.
@@ -769,7 +775,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			}
 			return
 		}
-		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) {
+		if !e.returnedFuncs(v, 0, fr, fs, depth) && !e.importedReturned(v, 0, fr, fs) && !e.dynamicReturned(v, 0, fr, fs, depth) {
 			fs.unresolved = true
 		}
 	case *ssa.Lookup:
@@ -810,7 +816,7 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 				fs.fromStd = true
 				return
 			}
-			if e.returnedFuncs(call, v.Index, fr, fs, depth) || e.importedReturned(call, v.Index, fr, fs) {
+			if e.returnedFuncs(call, v.Index, fr, fs, depth) || e.importedReturned(call, v.Index, fr, fs) || e.dynamicReturned(call, v.Index, fr, fs, depth) {
 				return
 			}
 		}
@@ -1264,6 +1270,55 @@ func (e *Engine) returnedFuncs(call *ssa.Call, i int, fr *frame, fs *funcSet, de
 		}
 	}
 	return found
+}
+
+// dynamicReturned resolves the function value that result i of a call
+// of a function value returns (typed := handlerFn(deps)): the callee's
+// values are resolved, and each, a function or literal with its body in
+// this package, has what it returns resolved in a frame bound to the
+// call's arguments; a parameter of the root function stays the caller's
+// to resolve (Pending.Result).
+func (e *Engine) dynamicReturned(call *ssa.Call, i int, fr *frame, fs *funcSet, depth int) bool {
+	if call.Call.IsInvoke() || call.Call.StaticCallee() != nil {
+		return false
+	}
+	var callees funcSet
+	e.collectFuncs(call.Call.Value, fr, &callees, depth+1)
+	for _, p := range callees.params {
+		fs.paramResults = append(fs.paramResults, paramResult{p, i})
+	}
+	callees.params = nil
+	return e.resultsOf(callees, bind(call.Call.Args, fr), i, fr, fs, depth)
+}
+
+// resultsOf collects into fs the function values result i of calling
+// the functions of callees (with args; nil: unknown) returns. It reports
+// false when one of them is out of sight.
+func (e *Engine) resultsOf(callees funcSet, args []binding, i int, fr *frame, fs *funcSet, depth int) bool {
+	if callees.unresolved || len(callees.returned)+len(callees.wrapped)+len(callees.params)+len(callees.elemParams)+len(callees.fieldParams)+len(callees.paramResults) > 0 || callees.fromStd {
+		return false
+	}
+	if e.returns >= maxReturns {
+		return false
+	}
+	e.returns++
+	defer func() { e.returns-- }()
+	for _, cl := range callees.callables {
+		if len(cl.fn.Blocks) == 0 || pkgOf(cl.fn) != e.Pkg {
+			return false
+		}
+		var free []binding
+		if mc, ok := cl.value.(*ssa.MakeClosure); ok {
+			free = bind(mc.Bindings, cl.fr)
+		}
+		cf := &frame{fn: cl.fn, args: args, free: free, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}, at: fr.at}
+		for _, b := range cl.fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+				e.collectFuncs(ret.Results[i], cf, fs, depth+1)
+			}
+		}
+	}
+	return true
 }
 
 // importedReturned resolves result i of a call into another analysed

@@ -901,3 +901,56 @@ func Gated(db *sql.DB) http.Handler {
 func GatedTwin(db *sql.DB) http.Handler {
 	return &authGate{next: refundDeleter{db}}
 }
+
+// --- K41: another package's helper makes the handler, which calls what
+// the constructor's factory returns (typed := factory(deps); typed(...)).
+// Directly, and through a helper of this package that wraps the factory
+// (github-mcp-server's NewDynamicTool around NewServerTool).
+
+//agent:operable grant=Refunds
+func PurgeByDeps(db *sql.DB) kit.Tool {
+	return kit.DepsTool("purge", func(deps any) func(ctx context.Context, id string) error {
+		return func(ctx context.Context, id string) error {
+			_, err := db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, id) // want `PurgeByDeps writes "payouts"`
+			return err
+		}
+	})
+}
+
+//agent:operable grant=Refunds
+func PurgeByDepsTwin(db *sql.DB) kit.Tool {
+	return kit.DepsTool("purge", func(deps any) func(ctx context.Context, id string) error {
+		return func(ctx context.Context, id string) error {
+			_, err := db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, id)
+			return err
+		}
+	})
+}
+
+type dynDeps struct{ db *sql.DB }
+
+func dynTool(name string, h func(deps dynDeps) func(ctx context.Context, id string) error) kit.Tool {
+	return kit.DepsTool(name, func(d any) func(ctx context.Context, id string) error {
+		return h(d.(dynDeps))
+	})
+}
+
+//agent:operable grant=Refunds
+func PurgeByDyn() kit.Tool {
+	return dynTool("purge_dyn", func(deps dynDeps) func(ctx context.Context, id string) error {
+		return func(ctx context.Context, id string) error {
+			_, err := deps.db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, id) // want `PurgeByDyn writes "payouts"`
+			return err
+		}
+	})
+}
+
+//agent:operable grant=Refunds
+func PurgeByDynTwin() kit.Tool {
+	return dynTool("purge_dyn", func(deps dynDeps) func(ctx context.Context, id string) error {
+		return func(ctx context.Context, id string) error {
+			_, err := deps.db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, id)
+			return err
+		}
+	})
+}

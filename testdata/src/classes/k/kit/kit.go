@@ -167,3 +167,15 @@ func (a Audited) Delete(ctx context.Context, id int64) error {
 	log.Println("audited delete", id)
 	return a.Inner.Delete(ctx, id)
 }
+
+// DepsTool makes a tool whose handler builds its typed handler from the
+// dependencies at call time, as github-mcp-server's NewServerTool does:
+// what the handler runs is what the caller's factory returns.
+func DepsTool(name string, factory func(deps any) func(ctx context.Context, id string) error) Tool {
+	return Tool{Name: name, Handler: func(ctx context.Context, id string) error {
+		typed := factory(ctx.Value(depsKey{}))
+		return typed(ctx, id)
+	}}
+}
+
+type depsKey struct{}
