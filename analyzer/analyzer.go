@@ -488,7 +488,13 @@ func (a *run) analyse() {
 		a.slotEffects(eng, prog, fns)
 	}
 	if KeepResults && (KeepModule == "" || a.module == KeepModule) {
-		a.result.effectsOf = func(obj *types.Func) ([]effects.Effect, bool) {
+		summary := func(fn *ssa.Function, call bool) *effects.Summary {
+			if call {
+				return eng.CallSummary(fn)
+			}
+			return eng.HandlerSummary(fn)
+		}
+		a.result.effectsOf = func(obj *types.Func, call bool) ([]effects.Effect, bool) {
 			if obj.Pkg() != a.pass.Pkg {
 				return nil, false
 			}
@@ -496,9 +502,9 @@ func (a *run) analyse() {
 			if fn == nil {
 				return nil, false
 			}
-			return eng.Finalize(eng.HandlerSummary(fn), a.module), true
+			return eng.Finalize(summary(fn, call), a.module), true
 		}
-		a.result.effectsAt = func(pos token.Pos) ([]effects.Effect, bool) {
+		a.result.effectsAt = func(pos token.Pos, call bool) ([]effects.Effect, bool) {
 			var lit *ssa.Function
 			var find func(fs []*ssa.Function)
 			find = func(fs []*ssa.Function) {
@@ -517,7 +523,7 @@ func (a *run) analyse() {
 			if lit == nil {
 				return nil, false
 			}
-			return eng.Finalize(eng.HandlerSummary(lit), a.module), true
+			return eng.Finalize(summary(lit, call), a.module), true
 		}
 	}
 }

@@ -38,8 +38,8 @@ type Result struct {
 	// dynamic call), so none of its functions has an effect of its own.
 	NoSinks bool
 
-	effectsOf func(fn *types.Func) ([]effects.Effect, bool)
-	effectsAt func(pos token.Pos) ([]effects.Effect, bool)
+	effectsOf func(fn *types.Func, call bool) ([]effects.Effect, bool)
+	effectsAt func(pos token.Pos, call bool) ([]effects.Effect, bool)
 }
 
 // Handler is one //agent:operable function and what it was proved to do.
@@ -66,7 +66,18 @@ func (r *Result) EffectsOf(fn *types.Func) ([]effects.Effect, bool) {
 	if r == nil || r.effectsOf == nil {
 		return nil, false
 	}
-	return r.effectsOf(fn)
+	return r.effectsOf(fn, false)
+}
+
+// CalleeEffectsOf is EffectsOf for fn called at a site: what one call
+// does. A function value fn makes and returns uncalled does not run (a
+// client holding its transport), where EffectsOf, taking fn as a
+// handler constructor, counts it as called.
+func (r *Result) CalleeEffectsOf(fn *types.Func) ([]effects.Effect, bool) {
+	if r == nil || r.effectsOf == nil {
+		return nil, false
+	}
+	return r.effectsOf(fn, true)
 }
 
 // EffectsAt returns the finalized effects of the function literal at
@@ -76,7 +87,15 @@ func (r *Result) EffectsAt(pos token.Pos) ([]effects.Effect, bool) {
 	if r == nil || r.effectsAt == nil {
 		return nil, false
 	}
-	return r.effectsAt(pos)
+	return r.effectsAt(pos, false)
+}
+
+// CalleeEffectsAt is EffectsAt for the literal called at a site.
+func (r *Result) CalleeEffectsAt(pos token.Pos) ([]effects.Effect, bool) {
+	if r == nil || r.effectsAt == nil {
+		return nil, false
+	}
+	return r.effectsAt(pos, true)
 }
 
 func init() {

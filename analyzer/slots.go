@@ -111,7 +111,7 @@ func (a *run) slotEffects(eng *effects.Engine, prog *ssa.Program, fns []*ssa.Fun
 			if fn == nil {
 				continue
 			}
-			s.Effects, s.Known = eng.Finalize(eng.HandlerSummary(fn), module), true
+			s.Effects, s.Known = eng.Finalize(eng.CallSummary(fn), module), true
 		}
 	}
 }

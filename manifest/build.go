@@ -151,18 +151,28 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 		inModule[p.Types] = true
 	}
 	b.modulePkgs = inModule
-	var fns []*ssa.Function
+	// fns are the module's functions; instances, the bodies of its
+	// generic functions' instances (which have no package), whose calls
+	// the call graph resolves per instance.
+	var fns, instances []*ssa.Function
 	for fn := range ssautil.AllFunctions(prog) {
-		if fn.Pkg != nil && inModule[fn.Pkg.Pkg] && len(fn.Blocks) > 0 {
+		if len(fn.Blocks) == 0 {
+			continue
+		}
+		if fn.Pkg != nil && inModule[fn.Pkg.Pkg] {
 			fns = append(fns, fn)
+		} else if fn.Pkg == nil && instanceIn(fn, inModule) {
+			instances = append(instances, fn)
 		}
 	}
-	slices.SortFunc(fns, func(x, y *ssa.Function) int {
+	byPos := func(x, y *ssa.Function) int {
 		if c := int(x.Pos() - y.Pos()); c != 0 {
 			return c
 		}
 		return strings.Compare(x.String(), y.String())
-	})
+	}
+	slices.SortFunc(fns, byPos)
+	slices.SortFunc(instances, byPos)
 	isHandler := func(f *types.Func) bool { return handlers[f] != nil }
 	ungoverned := map[string]bool{}
 	regs := scan(fns, isHandler, inModule)
@@ -207,7 +217,7 @@ func (b *builder) build(pkgs []*packages.Package) *Manifest {
 			}
 		}
 	}
-	res := newResolver(b, prog, fns)
+	res := newResolver(b, prog, append(slices.Clone(fns), instances...))
 	for _, fn := range order {
 		h := handlers[fn]
 		if more := extra[fn]; len(more) > 0 {
@@ -385,6 +395,16 @@ func withExtra(effs, more []effects.Effect) []effects.Effect {
 		}
 	}
 	return out
+}
+
+// instanceIn reports whether fn is (a literal in) an instance of a
+// generic function of the module.
+func instanceIn(fn *ssa.Function, inModule map[*types.Package]bool) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	o := fn.Origin()
+	return o != nil && o.Pkg != nil && inModule[o.Pkg.Pkg]
 }
 
 // topDeclared is the declared function a literal is defined in.

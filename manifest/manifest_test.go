@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -153,8 +154,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Nine more are TestSlots'.)
-	if len(m.UngovernedTools) != 18 {
+	// AddTool is not an unresolved tool. (Twelve more are TestSlots'.)
+	if len(m.UngovernedTools) != 21 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -162,7 +163,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[15]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[16]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -175,7 +176,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[12], m.UngovernedTools[13]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[13], m.UngovernedTools[14]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -207,15 +208,15 @@ func TestMCPModule(t *testing.T) {
 	// deletes; delete_user sends
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
-	// (gh_me, hook_save, hub_custom, hub_loud, hub_me and save, at 4-8
-	// and 10, are TestSlots'; x_drop_export, x_purge_literal, x_wipe_table
-	// and z_wipe, at 11-14, TestMCPGoBulk's.)
-	if len(m.AnnotationConflicts) != 15 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// (gh_me, gh_user, hook_save, hub_custom, hub_loud, hub_me and save,
+	// at 4-9 and 11, are TestSlots'; x_drop_export, x_purge_literal,
+	// x_wipe_table and z_wipe, at 12-15, TestMCPGoBulk's.)
+	if len(m.AnnotationConflicts) != 16 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
 		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
 		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[9].Tool != "page_oncall" || m.AnnotationConflicts[9].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[10].Tool != "page_oncall" || m.AnnotationConflicts[10].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
@@ -388,11 +389,18 @@ func TestSlots(t *testing.T) {
 		return false
 	}
 	// Clean twins: the field only ever holds a literal that calls
-	// nothing; the interface's only implementation reads.
-	for _, name := range []string{"hub_quiet", "fetch"} {
+	// nothing; the interface's only implementation reads; the function
+	// a generic helper calls is what the interface's implementation
+	// returns, in the helper's instance (the generic body alone has no
+	// values flowing in), and only reads.
+	for _, name := range []string{"hub_quiet", "fetch", "tally"} {
 		if u := tool(name); u.Mutating || len(u.Effects) != 0 {
 			t.Errorf("%s: mutating %v, effects %+v", name, u.Mutating, u.Effects)
 		}
+	}
+	// The generic helper's twin: what it calls deletes.
+	if u := tool("tally_purge"); !u.Mutating || !has(u, "write", "notes", "tools/generic.go:56") {
+		t.Errorf("tally_purge: %+v", u.Effects)
 	}
 	// The literal stored into Loud.Notify writes audit.
 	if u := tool("hub_loud"); !u.Mutating || !has(u, "write", "audit", "tools/slots.go:22") {
@@ -427,6 +435,18 @@ func TestSlots(t *testing.T) {
 	u = tool("gh_me")
 	if has(u, "unprovable", "", "tools/github.go:15") || !has(u, "unprovable", "", "github.com/modelcontextprotocol/go-sdk@v1.8.0/oauthex/") {
 		t.Errorf("gh_me: %+v", u.Effects)
+	}
+	// WithAuthToken's transport closure is made and handed back
+	// uncalled, by the handler itself (gh_me) or by the implementation
+	// of a dependency interface the handler calls (gh_user, resolved
+	// through the call graph): it runs when the client sends, as the
+	// GET proved at the send, not where the client is built.
+	const transport = "github.com/google/go-github/v82@v82.0.0/github/github.go:367"
+	for _, name := range []string{"gh_me", "gh_user"} {
+		u := tool(name)
+		if has(u, "unprovable", "", transport) || !slices.ContainsFunc(u.Effects, func(e EffectEntry) bool { return e.Method == "GET" }) {
+			t.Errorf("%s: %+v", name, u.Effects)
+		}
 	}
 }
 

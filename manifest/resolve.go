@@ -31,7 +31,9 @@ type resolver struct {
 	b     *builder
 	cg    *callgraph.Graph
 	cha   *callgraph.Graph
-	sites map[token.Position]ssa.CallInstruction // dynamic calls of the module, by position
+	// sites are the dynamic calls of the module, by position: a generic
+	// function's call is there once per instance.
+	sites map[token.Position][]ssa.CallInstruction
 	memo  map[*ssa.Function][]effects.Effect
 	slots *slotIndex
 	impls map[string][]*types.Func // interface method → its implementations (nil: not all known)
@@ -43,7 +45,7 @@ func newResolver(b *builder, prog *ssa.Program, fns []*ssa.Function) *resolver {
 		set[fn] = true
 	}
 	initial := cha.CallGraph(prog)
-	r := &resolver{b: b, cg: vta.CallGraph(set, initial), cha: initial, sites: map[token.Position]ssa.CallInstruction{}, memo: map[*ssa.Function][]effects.Effect{},
+	r := &resolver{b: b, cg: vta.CallGraph(set, initial), cha: initial, sites: map[token.Position][]ssa.CallInstruction{}, memo: map[*ssa.Function][]effects.Effect{},
 		slots: newSlotIndex(b.slots), impls: map[string][]*types.Func{}}
 	for _, fn := range fns {
 		for _, bl := range fn.Blocks {
@@ -57,7 +59,7 @@ func newResolver(b *builder, prog *ssa.Program, fns []*ssa.Function) *resolver {
 				}
 				p := b.fset.Position(call.Pos())
 				p.Offset = 0
-				r.sites[p] = call
+				r.sites[p] = append(r.sites[p], call)
 			}
 		}
 	}
@@ -92,16 +94,21 @@ func (r *resolver) resolve(effs []effects.Effect, depth int) []effects.Effect {
 
 // at returns what the callees of the dynamic call at e's site do.
 func (r *resolver) at(e effects.Effect, depth int) ([]effects.Effect, bool) {
-	call, ok := r.sites[token.Position{Filename: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col}]
+	calls, ok := r.sites[token.Position{Filename: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Col}]
 	if !ok {
 		return nil, false
 	}
-	callees := calleesAt(r.cg, call)
+	var callees []*ssa.Function
+	for _, call := range calls {
+		callees = appendNew(callees, calleesAt(r.cg, call))
+	}
 	if len(callees) == 0 {
 		// VTA lost the value's type (it went through a library without
 		// a body here, such as a context's Value): every implementation
 		// in the linked program, as CHA has them.
-		callees = calleesAt(r.cha, call)
+		for _, call := range calls {
+			callees = appendNew(callees, calleesAt(r.cha, call))
+		}
 	}
 	if len(callees) == 0 {
 		return nil, false // nothing proved: it may be anything
@@ -131,6 +138,16 @@ func (r *resolver) lift(e effects.Effect, effs []effects.Effect, depth int, out 
 	return out
 }
 
+// appendNew appends to fns those of more it does not hold yet.
+func appendNew(fns, more []*ssa.Function) []*ssa.Function {
+	for _, f := range more {
+		if !slices.Contains(fns, f) {
+			fns = append(fns, f)
+		}
+	}
+	return fns
+}
+
 // calleesAt lists the callees g gives the call site.
 func calleesAt(g *callgraph.Graph, call ssa.CallInstruction) []*ssa.Function {
 	node := g.Nodes[call.Parent()]
@@ -146,7 +163,7 @@ func calleesAt(g *callgraph.Graph, call ssa.CallInstruction) []*ssa.Function {
 	return out
 }
 
-// effectsOf returns the effects of a callee as a handler (unknown
+// effectsOf returns the effects of one call of a callee (unknown
 // arguments): a declared function's summary, a literal's, or nothing for
 // a standard-library function the engine models as effect-free with no
 // function or interface in its signature.
@@ -176,10 +193,10 @@ func (r *resolver) effectsOf(fn *ssa.Function) ([]effects.Effect, bool) {
 		effs, ok = r.effectsOf(inner)
 	} else if obj := declared(fn); obj != nil {
 		res := r.b.results[obj.Pkg()]
-		effs, ok = res.EffectsOf(obj)
+		effs, ok = res.CalleeEffectsOf(obj)
 	} else if fn.Parent() != nil {
 		if top := topDeclared(fn); top != nil {
-			effs, ok = r.b.results[top.Pkg()].EffectsAt(fn.Pos())
+			effs, ok = r.b.results[top.Pkg()].CalleeEffectsAt(fn.Pos())
 		}
 	}
 	if !ok {

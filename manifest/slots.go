@@ -123,10 +123,10 @@ func (r *resolver) slot(e effects.Effect, depth int) ([]effects.Effect, bool) {
 		} else if s.Func != nil {
 			fn := s.Func.Origin()
 			if res = r.b.results[fn.Pkg()]; res != nil {
-				effs, ok = res.EffectsOf(fn)
+				effs, ok = res.CalleeEffectsOf(fn)
 			}
 		} else {
-			effs, ok = res.EffectsAt(s.Lit)
+			effs, ok = res.CalleeEffectsAt(s.Lit)
 		}
 		if !ok {
 			return nil, false
