@@ -201,7 +201,7 @@ type Pending struct {
 	// parameter but result Result-1 of calling it (a factory handed in:
 	// typed := handlerFn(deps); typed(ctx, req)).
 	Result int
-	Detach   bool // OpCallParam, OpCallMethod: the value may run after the call returns
+	Detach bool // OpCallParam, OpCallMethod: the value may run after the call returns
 	// DetachIf (1-based): the value is stored into that parameter's
 	// structure, so it runs after the request if that structure outlives it.
 	DetachIf int

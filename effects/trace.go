@@ -594,17 +594,17 @@ const maxReturns = 4
 
 // funcSet is what a function value may be.
 type funcSet struct {
-	callables   []callable
-	returned    []returned   // function values returned by another package's function
-	wrapped     []binding    // function arguments of the standard-library call that made the value
-	params      []int        // parameters of the root function it may be
+	callables []callable
+	returned  []returned // function values returned by another package's function
+	wrapped   []binding  // function arguments of the standard-library call that made the value
+	params    []int      // parameters of the root function it may be
 	// paramResults: results of calling parameters of the root function
 	// it may be (typed := handlerFn(deps)).
 	paramResults []paramResult
-	elemParams  []int        // slice parameters of the root function it may be an element of (functional options)
-	fieldParams []paramField // fields of struct parameters of the root function it may be
-	fromStd     bool         // a function value made by the standard library
-	unresolved  bool
+	elemParams   []int        // slice parameters of the root function it may be an element of (functional options)
+	fieldParams  []paramField // fields of struct parameters of the root function it may be
+	fromStd      bool         // a function value made by the standard library
+	unresolved   bool
 }
 
 // paramResult is result index of calling root parameter param.

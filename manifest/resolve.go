@@ -28,9 +28,9 @@ import (
 const maxResolveDepth = 3
 
 type resolver struct {
-	b     *builder
-	cg    *callgraph.Graph
-	cha   *callgraph.Graph
+	b   *builder
+	cg  *callgraph.Graph
+	cha *callgraph.Graph
 	// sites are the dynamic calls of the module, by position: a generic
 	// function's call is there once per instance.
 	sites map[token.Position][]ssa.CallInstruction
