@@ -1337,9 +1337,11 @@ func methodsInlined(fr *frame) int {
 // constructor's helper made, read back in the constructor (h :=
 // newHandlers(db); mux.HandleFunc(p, h.Create)): the constructor's walk
 // counted it as called where it called the helper (ctorHelper), so it is
-// not walked again.
+// not walked again. A frame that makes no handlers (a handler's own
+// body: logMW(h).ServeHTTP(w, r)) did not walk the helper as one, so
+// there the literal is walked where it is called.
 func madeByCtorHelper(cl callable, fr *frame) bool {
-	if !fr.ctor || cl.fr == nil || cl.fr.helper || cl.fr.parent == nil || !cl.fr.parent.ctor {
+	if !fr.ctor || cl.fr == nil || cl.fr.helper || cl.fr.parent == nil || !cl.fr.parent.makesHandlers() {
 		return false
 	}
 	if _, ok := cl.value.(*ssa.MakeClosure); !ok {

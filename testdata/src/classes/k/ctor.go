@@ -954,3 +954,25 @@ func PurgeByDynTwin() kit.Tool {
 		}
 	})
 }
+
+// --- K42: a handler's own body wraps a handler in the package's
+// middleware and serves through it. The handler is no constructor: the
+// middleware's literal is not walked where the middleware is called, so
+// it is walked where the handler calls it.
+
+func stamp(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Seen", "1")
+		next.ServeHTTP(w, r)
+	})
+}
+
+//agent:operable grant=Refunds
+func ServeStamped(w http.ResponseWriter, r *http.Request) {
+	stamp(stamp(payoutDeleter{nil})).ServeHTTP(w, r) // want `ServeStamped writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func ServeStampedTwin(w http.ResponseWriter, r *http.Request) {
+	stamp(stamp(refundDeleter{nil})).ServeHTTP(w, r)
+}
