@@ -4,10 +4,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/authvet/authvet/effects"
 )
@@ -155,6 +157,21 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 			}
 		}
 	}
+	// The parameters of declared functions, for what a parameter holds
+	// (paramSlot).
+	type paramPos struct {
+		fn *types.Func
+		i  int
+	}
+	paramOf := map[*types.Var]paramPos{}
+	for obj := range decls {
+		sig := obj.Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			if !sig.Variadic() || i < sig.Params().Len()-1 {
+				paramOf[sig.Params().At(i)] = paramPos{obj, i}
+			}
+		}
+	}
 	// Local variables' assignments: a field saved to a variable and
 	// restored (save := c.CheckRedirect; ...; c.CheckRedirect = save).
 	// A variable assigned any other way (a, b := f(), &v) is unknown.
@@ -248,6 +265,17 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 				}
 				return []SlotStore{s}
 			}
+			if v, ok := info.Uses[x].(*types.Var); ok && !badVar[v] && len(defs[v]) == 0 {
+				if p, ok := paramOf[v]; ok {
+					// A parameter never assigned: what every call
+					// passes (through an interface too, for a method).
+					out := []SlotStore{{Pkg: pass.Pkg, From: paramSlot(p.fn, p.i)}}
+					if p.fn.Type().(*types.Signature).Recv() != nil {
+						out = append(out, SlotStore{Pkg: pass.Pkg, From: ifaceSlot(p.fn.Name(), p.i)})
+					}
+					return out
+				}
+			}
 		case *ast.SelectorExpr:
 			if sel := info.Selections[x]; sel != nil {
 				switch sel.Kind() {
@@ -262,6 +290,19 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 				}
 			} else if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
 				s.Func = fn // pkg.Func
+				return []SlotStore{s}
+			}
+		case *ast.CallExpr:
+			// What the callee returns (css.GetDefaultHandler(attr)).
+			if k := resultSlotOf(info, x); k != "" {
+				s.From = k
+				return []SlotStore{s}
+			}
+		case *ast.IndexExpr:
+			// An element of the package's own map or slice of
+			// functions (defaultStyleHandlers[attr]).
+			if v := elemVar(info, pass.Pkg, x.X); v != nil {
+				s.From = elemSlot(v)
 				return []SlotStore{s}
 			}
 		}
@@ -347,7 +388,289 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 			return true
 		})
 	}
+	pseudoSlots(pass, add, unknown)
 	return out
+}
+
+// Pseudo-slots carry a function value through a parameter, a result or
+// a package variable's elements, as a field carries it from its stores
+// to its reads: a field a parameter is stored into holds what every call
+// passes there; one a call's result is stored into holds what the
+// callee returns; one an element of an unexported map or slice of the
+// package is stored into holds what the package puts in it. Each is
+// unknown where the syntax cannot see every value: a function used as a
+// value (called where this syntax does not see it), a result returned
+// bare, a variable used any other way.
+
+func paramSlot(fn *types.Func, i int) string {
+	return "param:" + fn.Origin().FullName() + "#" + strconv.Itoa(i)
+}
+
+func resultSlot(fn *types.Func, i int) string {
+	return "result:" + fn.Origin().FullName() + "#" + strconv.Itoa(i)
+}
+
+func elemSlot(v *types.Var) string {
+	return "elem:" + v.Pkg().Path() + "." + v.Name()
+}
+
+// ifaceSlot is the pseudo-slot of what calls of any interface (or type
+// parameter) method of that name pass as its parameter i: a method's
+// parameter holds those too.
+func ifaceSlot(method string, i int) string {
+	return "iface:" + method + "#" + strconv.Itoa(i)
+}
+
+// callTarget is what a call calls: a declared function or method
+// (static), or an interface or type parameter's method (iface, by
+// name); shift is 1 for a method expression, whose receiver is the
+// first argument.
+func callTarget(info *types.Info, call *ast.CallExpr) (fn *types.Func, iface bool, shift int) {
+	fn, _ = typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return nil, false, 0
+	}
+	if sel, ok := unindex(call.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			shift = 1
+		}
+	}
+	sig := fn.Type().(*types.Signature)
+	return fn, sig.Recv() != nil && types.IsInterface(sig.Recv().Type()), shift
+}
+
+// unindex strips parentheses and a generic instantiation from a callee
+// expression.
+func unindex(e ast.Expr) ast.Expr {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		return ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		return ast.Unparen(x.X)
+	}
+	return e
+}
+
+// resultSlotOf names the pseudo-slot of what call returns, when it
+// calls a declared function or method with one result ("" otherwise).
+func resultSlotOf(info *types.Info, call *ast.CallExpr) string {
+	fn, iface, _ := callTarget(info, call)
+	if fn == nil || iface {
+		return ""
+	}
+	if fn.Type().(*types.Signature).Results().Len() != 1 {
+		return ""
+	}
+	return resultSlot(fn, 0)
+}
+
+// elemVar is the unexported package variable of pkg, a map, slice or
+// array of functions, that x names (nil otherwise).
+func elemVar(info *types.Info, pkg *types.Package, x ast.Expr) *types.Var {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		v, ok = info.Defs[id].(*types.Var)
+	}
+	if !ok || v.Pkg() != pkg || v.Parent() != pkg.Scope() || v.Exported() {
+		return nil
+	}
+	var elem types.Type
+	switch u := v.Type().Underlying().(type) {
+	case *types.Map:
+		elem = u.Elem()
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return nil
+	}
+	if !isFunc(elem) {
+		return nil
+	}
+	return v
+}
+
+// pseudoSlots records the stores into pseudo-slots the package's syntax
+// makes: the function arguments of every call, what each function with
+// a function result returns, and the elements of the package's maps and
+// slices of functions; and marks unknown each one the syntax cannot see
+// every value of.
+func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(string)) {
+	info := pass.TypesInfo
+	funcParams := func(fn *types.Func, key func(i int) string) {
+		sig := fn.Type().(*types.Signature)
+		for i := range sig.Params().Len() {
+			if isFunc(sig.Params().At(i).Type()) {
+				unknown(key(i))
+			}
+		}
+	}
+	called := map[*ast.Ident]bool{}
+	for _, f := range pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			var parent ast.Node
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1]
+			}
+			stack = append(stack, n)
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				switch fun := unindex(n.Fun).(type) {
+				case *ast.Ident:
+					called[fun] = true
+				case *ast.SelectorExpr:
+					called[fun.Sel] = true
+				}
+				fn, iface, shift := callTarget(info, n)
+				if fn == nil {
+					return true
+				}
+				sig := fn.Type().(*types.Signature)
+				for i, arg := range n.Args {
+					j := i - shift
+					if j < 0 || j >= sig.Params().Len() || sig.Variadic() && j >= sig.Params().Len()-1 || !isFunc(sig.Params().At(j).Type()) {
+						continue
+					}
+					if n.Ellipsis.IsValid() {
+						continue
+					}
+					if iface {
+						add(ifaceSlot(fn.Name(), j), arg)
+					} else {
+						add(paramSlot(fn, j), arg)
+					}
+				}
+			case *ast.Ident:
+				switch obj := info.Uses[n].(type) {
+				case *types.Func:
+					if called[n] {
+						return true
+					}
+					// Used as a value: called out of this syntax's sight.
+					sig := obj.Type().(*types.Signature)
+					if sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+						funcParams(obj, func(i int) string { return ifaceSlot(obj.Name(), i) })
+					} else {
+						funcParams(obj, func(i int) string { return paramSlot(obj, i) })
+					}
+				case *types.Var:
+					v := elemVar(info, pass.Pkg, n)
+					if v == nil {
+						return true
+					}
+					switch p := parent.(type) {
+					case *ast.IndexExpr:
+						if p.X == n {
+							return true // read, or a store the assignment records
+						}
+					case *ast.RangeStmt:
+						if p.X == n {
+							return true
+						}
+					case *ast.CallExpr:
+						if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+							if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "delete") {
+								return true
+							}
+						}
+					}
+					unknown(elemSlot(v)) // handed on, aliased or reassigned
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+					if !ok {
+						continue
+					}
+					if v := elemVar(info, pass.Pkg, ix.X); v != nil {
+						if len(n.Lhs) == len(n.Rhs) && n.Tok == token.ASSIGN {
+							add(elemSlot(v), n.Rhs[i])
+						} else {
+							unknown(elemSlot(v))
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					v := elemVar(info, pass.Pkg, id)
+					if v == nil || len(n.Values) == 0 {
+						continue
+					}
+					if len(n.Values) != len(n.Names) {
+						unknown(elemSlot(v))
+						continue
+					}
+					lit, ok := ast.Unparen(n.Values[i]).(*ast.CompositeLit)
+					if !ok {
+						unknown(elemSlot(v))
+						continue
+					}
+					for _, el := range lit.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							el = kv.Value
+						}
+						add(elemSlot(v), el)
+					}
+				}
+			}
+			return true
+		})
+	}
+	// What each function returns.
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			res := obj.Type().(*types.Signature).Results()
+			var funcResults []int
+			for i := range res.Len() {
+				if isFunc(res.At(i).Type()) {
+					funcResults = append(funcResults, i)
+				}
+			}
+			if len(funcResults) == 0 {
+				continue
+			}
+			if fd.Body == nil {
+				for _, i := range funcResults {
+					unknown(resultSlot(obj, i)) // no Go body
+				}
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false // its returns are its own
+				case *ast.ReturnStmt:
+					for _, i := range funcResults {
+						if len(n.Results) == res.Len() {
+							add(resultSlot(obj, i), n.Results[i])
+						} else {
+							unknown(resultSlot(obj, i)) // bare, or a call's results
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
 }
 
 // selSlot names the function-typed field a selection reads, on the named

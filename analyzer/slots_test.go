@@ -51,7 +51,7 @@ func stores(h *Hooks, o *Outer, param func(string), c *http.Client) {
 	h.Before = quiet                      // declared, inert
 	h.After = T{}.M                       // method value
 	h.After = h.Before                    // a copy of another field
-	h.After = param                       // a parameter: unknown
+	h.After = param                       // a parameter: what calls pass
 	h.After = nil                         // nothing
 	o.Before = quiet                      // promoted: Hooks.Before
 	saved := c.CheckRedirect
@@ -87,6 +87,43 @@ func stores(h *Hooks, o *Outer, param func(string), c *http.Client) {
 }
 
 func pair() (func(string), int) { return nil, 0 }
+
+// Pseudo-slots: a parameter, a result, a package map's elements.
+type Builder struct{ cb func(string) }
+
+func (b *Builder) On(cb func(string)) *Builder { b.cb = cb; return b }
+
+type Oner interface{ On(func(string)) *Builder }
+
+func wire(b *Builder, o Oner) {
+	b.On(quiet)
+	o.On(loud)
+	(*Builder).On(b, quiet)
+}
+
+var handlers = map[string]func(string){"a": quiet, "b": loud}
+
+var aliased = map[string]func(string){"a": quiet}
+
+func pick(k string) func(string) {
+	if handlers[k] != nil {
+		return handlers[k]
+	}
+	return aliased[k]
+}
+
+func bare() (f func(string)) { f = loud; return }
+
+func esc(f func(string)) { var t Twin; t.Before = f }
+
+func pickAll(h *Hooks) {
+	h.Before = pick("a")
+	h.After = bare()
+	m := aliased
+	m["b"] = loud
+	handlers["c"] = func(string) {}
+	_ = esc
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -118,11 +155,19 @@ func pair() (func(string), int) { return nil, 0 }
 		return strings.Join(out, ", ")
 	}
 	for k, want := range map[string]string{
-		"p.Hooks.Before":                "func quiet inert, func quiet inert, func quiet inert, func quiet inert, lit, lit inert, unknown, unknown, unknown, unknown",
-		"p.Hooks.After":                 "from p.Hooks.Before, func M, func loud, unknown, unknown, unknown, unknown, unknown",
-		"p.Twin.Before":                 "unknown",
+		"p.Hooks.Before":                "from result:p.pick#0, func quiet inert, func quiet inert, func quiet inert, func quiet inert, lit, lit inert, unknown, unknown, unknown, unknown",
+		"p.Hooks.After":                 "from p.Hooks.Before, from param:p.stores#2, from result:p.bare#0, func M, func loud, unknown, unknown, unknown, unknown",
+		"p.Twin.Before":                 "from param:p.esc#0, unknown",
 		"p.Twin.After":                  "unknown",
 		"net/http.Client.CheckRedirect": "from net/http.Client.CheckRedirect, lit inert",
+		"p.Builder.cb":                  "from iface:On#0, from param:(*p.Builder).On#0",
+		"param:(*p.Builder).On#0":       "func quiet inert, func quiet inert",
+		"iface:On#0":                    "func loud",
+		"result:p.pick#0":               "from elem:p.aliased, from elem:p.handlers",
+		"elem:p.handlers":               "func loud, func quiet inert, lit inert",
+		"elem:p.aliased":                "func quiet inert, unknown",
+		"result:p.bare#0":               "unknown",
+		"param:p.esc#0":                 "unknown",
 	} {
 		if d := describe(k); d != want {
 			t.Errorf("%s:\n got %s\nwant %s", k, d, want)

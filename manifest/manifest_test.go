@@ -154,8 +154,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Twelve more are TestSlots'.)
-	if len(m.UngovernedTools) != 21 {
+	// AddTool is not an unresolved tool. (Fourteen more are TestSlots'.)
+	if len(m.UngovernedTools) != 23 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -163,7 +163,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[16]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[18]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -176,7 +176,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[13], m.UngovernedTools[14]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[14], m.UngovernedTools[16]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -393,10 +393,17 @@ func TestSlots(t *testing.T) {
 	// a generic helper calls is what the interface's implementation
 	// returns, in the helper's instance (the generic body alone has no
 	// values flowing in), and only reads.
-	for _, name := range []string{"hub_quiet", "fetch", "tally"} {
+	// A field a builder method's parameter is stored into holds what
+	// every call of the method passes: only a function that reads.
+	for _, name := range []string{"hub_quiet", "fetch", "tally", "policy_check"} {
 		if u := tool(name); u.Mutating || len(u.Effects) != 0 {
 			t.Errorf("%s: mutating %v, effects %+v", name, u.Mutating, u.Effects)
 		}
+	}
+	// The builder's twin: what Use is handed writes audit, and the
+	// field's call is resolved to it.
+	if u := tool("gate_pass"); !u.Mutating || !has(u, "write", "audit", "tools/slots.go:149") || has(u, "unprovable", "", "tools/slots.go:161") {
+		t.Errorf("gate_pass: %+v", u.Effects)
 	}
 	// The generic helper's twin: what it calls deletes.
 	if u := tool("tally_purge"); !u.Mutating || !has(u, "write", "notes", "tools/generic.go:56") {

@@ -90,3 +90,32 @@ func (c *Client) PingCustom(msg string) {
 		c.custom.Notify(msg)
 	}
 }
+
+// Policy's rule is what its builder method is handed, as bluemonday's
+// style handlers are: the field holds what every call of On passes.
+type Policy struct{ rule func(string) bool }
+
+func NewPolicy() *Policy { return &Policy{} }
+
+func (p *Policy) On(rule func(string) bool) *Policy { p.rule = rule; return p }
+
+func (p *Policy) Check(s string) bool {
+	if p.rule != nil {
+		return p.rule(s)
+	}
+	return true
+}
+
+// Gate is Policy's twin, handed a rule that writes.
+type Gate struct{ rule func(string) bool }
+
+func NewGate() *Gate { return &Gate{} }
+
+func (g *Gate) Use(rule func(string) bool) *Gate { g.rule = rule; return g }
+
+func (g *Gate) Pass(s string) bool {
+	if g.rule != nil {
+		return g.rule(s)
+	}
+	return true
+}

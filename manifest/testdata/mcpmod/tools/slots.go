@@ -142,3 +142,26 @@ func RegisterHooks(srv *mcp.Server, h *Hooked) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "hook_save", Annotations: ro}, h.SaveHook)
 	mcp.AddTool(srv, &mcp.Tool{Name: "hook_read", Annotations: ro}, h.ReadHook)
 }
+
+func isShort(s string) bool { return len(s) < 8 }
+
+func recordAudit(s string) bool {
+	_, err := auditDB.Exec("INSERT INTO audit (msg) VALUES ($1)", s)
+	return err == nil
+}
+
+// PolicyCheck: the rule field holds what On is handed, which only reads
+// its argument.
+func PolicyCheck(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, hub.NewPolicy().On(isShort).Check("x"), nil
+}
+
+// GatePass: the rule field holds what Use is handed, which writes audit.
+func GatePass(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, hub.NewGate().Use(recordAudit).Pass("x"), nil
+}
+
+func RegisterRules(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "policy_check"}, PolicyCheck)
+	mcp.AddTool(srv, &mcp.Tool{Name: "gate_pass"}, GatePass)
+}
