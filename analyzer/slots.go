@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -315,6 +316,59 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 	unknown := func(k string) {
 		out[k] = append(out[k], SlotStore{Pkg: pass.Pkg, Unknown: true})
 	}
+	// containerValue records the functions a container value stored into
+	// the elements' pseudo-slot k holds: a literal's elements, what an
+	// append adds to self (the very elements being stored back: f[k] =
+	// append(f[k], g)); nothing for nil or make; unknown otherwise.
+	var containerValue func(k string, v ast.Expr, self string)
+	containerValue = func(k string, v ast.Expr, self string) {
+		v = ast.Unparen(v)
+		if tv, ok := info.Types[v]; ok && tv.IsNil() {
+			return
+		}
+		if self != "" && types.ExprString(v) == self {
+			return
+		}
+		switch x := v.(type) {
+		case *ast.CompositeLit:
+			for _, el := range x.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					el = kv.Value
+				}
+				if isFunc(info.TypeOf(el)) {
+					add(k, el)
+				} else {
+					containerValue(k, el, "")
+				}
+			}
+			return
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok {
+					switch b.Name() {
+					case "make":
+						return
+					case "append":
+						if len(x.Args) == 0 {
+							return
+						}
+						containerValue(k, x.Args[0], self)
+						for i, a := range x.Args[1:] {
+							if x.Ellipsis.IsValid() && i == len(x.Args)-2 {
+								containerValue(k, a, "")
+							} else if isFunc(info.TypeOf(a)) {
+								add(k, a)
+							} else {
+								containerValue(k, a, "")
+							}
+						}
+						return
+					}
+				}
+			}
+		}
+		unknown(k)
+	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -358,10 +412,14 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 					} else {
 						field = i
 					}
-					if field < 0 || field >= st.NumFields() || !isFunc(st.Field(field).Type()) {
+					if field < 0 || field >= st.NumFields() {
 						continue
 					}
-					add(effects.SlotName(n2, st.Field(field).Name()), val)
+					if ft := st.Field(field).Type(); isFunc(ft) {
+						add(effects.SlotName(n2, st.Field(field).Name()), val)
+					} else if funcContainer(ft, 0) {
+						containerValue(effects.SlotName(n2, st.Field(field).Name())+"[]", val, "")
+					}
 				}
 			case *ast.CallExpr:
 				if len(n.Args) == 1 && info.Types[n.Fun].IsType() {
@@ -380,6 +438,8 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 						for j := range st.NumFields() {
 							if isFunc(st.Field(j).Type()) {
 								unknown(effects.SlotName(t, st.Field(j).Name()))
+							} else if funcContainer(st.Field(j).Type(), 0) {
+								unknown(effects.SlotName(t, st.Field(j).Name()) + "[]")
 							}
 						}
 					}
@@ -388,7 +448,7 @@ func slotStores(pass *analysis.Pass) map[string][]SlotStore {
 			return true
 		})
 	}
-	pseudoSlots(pass, add, unknown)
+	pseudoSlots(pass, add, unknown, containerValue)
 	return out
 }
 
@@ -501,7 +561,7 @@ func elemVar(info *types.Info, pkg *types.Package, x ast.Expr) *types.Var {
 // a function result returns, and the elements of the package's maps and
 // slices of functions; and marks unknown each one the syntax cannot see
 // every value of.
-func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(string)) {
+func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(string), containerValue func(string, ast.Expr, string)) {
 	info := pass.TypesInfo
 	funcParams := func(fn *types.Func, key func(i int) string) {
 		sig := fn.Type().(*types.Signature)
@@ -512,6 +572,141 @@ func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(s
 		}
 	}
 	called := map[*ast.Ident]bool{}
+	// Local variables a field's container is copied to (urlPolicies :=
+	// p.allowURLSchemes[scheme]), by the pseudo-slot of the field's
+	// elements, and every use of such a variable with its parents.
+	aliases := map[*types.Var][]string{}
+	type use struct {
+		id            *ast.Ident
+		parent, grand ast.Node
+	}
+	uses := map[*types.Var][]use{}
+	localContainer := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, ok := info.ObjectOf(id).(*types.Var)
+		if !ok || v.Pkg() != pass.Pkg || v.Parent() == pass.Pkg.Scope() || !funcContainer(v.Type(), 0) {
+			return nil
+		}
+		return v
+	}
+	builtinCall := func(n ast.Node, names ...string) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		return ok && slices.Contains(names, b.Name())
+	}
+	// elemStore judges one use of a field holding functions in its
+	// elements (sel, with stack its ancestors, sel last): what it
+	// stores there, or unknown where the elements may change unseen.
+	elemStore := func(k string, sel ast.Expr, stack []ast.Node, aliases map[*types.Var][]string) {
+		cur := sel
+		i := len(stack) - 2
+		for ; i >= 0; i-- {
+			if pe, ok := stack[i].(*ast.ParenExpr); ok {
+				cur = pe
+				continue
+			}
+			if ix, ok := stack[i].(*ast.IndexExpr); ok && ix.X == cur && !isFunc(info.TypeOf(cur)) {
+				cur = ix
+				continue
+			}
+			break
+		}
+		var parent, grand ast.Node
+		if i >= 0 {
+			parent = stack[i]
+		}
+		if i >= 1 {
+			grand = stack[i-1]
+		}
+		lhsIndex := func(a *ast.AssignStmt) int {
+			for j, l := range a.Lhs {
+				if l == cur {
+					return j
+				}
+			}
+			return -1
+		}
+		if isFunc(info.TypeOf(cur)) {
+			// An element itself: read, or stored to.
+			switch p := parent.(type) {
+			case *ast.AssignStmt:
+				if j := lhsIndex(p); j >= 0 {
+					if len(p.Lhs) == len(p.Rhs) {
+						add(k, p.Rhs[j])
+					} else {
+						unknown(k)
+					}
+				}
+			case *ast.UnaryExpr:
+				if p.Op == token.AND {
+					unknown(k) // its address taken
+				}
+			}
+			return
+		}
+		switch p := parent.(type) {
+		case *ast.RangeStmt:
+			if p.X == cur {
+				return
+			}
+		case *ast.CallExpr:
+			if builtinCall(p, "len", "cap", "delete", "clear") {
+				return
+			}
+			if builtinCall(p, "append") && len(p.Args) > 0 && p.Args[0] == cur {
+				// f[k] = append(f[k], g): the assignment records g.
+				if a, ok := grand.(*ast.AssignStmt); ok && len(a.Lhs) == len(a.Rhs) {
+					for j, r := range a.Rhs {
+						if r == p && types.ExprString(a.Lhs[j]) == types.ExprString(cur) {
+							return
+						}
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if j := lhsIndex(p); j >= 0 {
+				if len(p.Lhs) == len(p.Rhs) {
+					containerValue(k, p.Rhs[j], types.ExprString(cur))
+				} else {
+					unknown(k)
+				}
+				return
+			}
+			for j, r := range p.Rhs {
+				if r != cur {
+					continue
+				}
+				lhs := p.Lhs[0]
+				if len(p.Lhs) == len(p.Rhs) {
+					lhs = p.Lhs[j]
+				}
+				if v := localContainer(lhs); v != nil {
+					aliases[v] = append(aliases[v], k)
+					return
+				}
+			}
+		case *ast.ValueSpec:
+			for j, val := range p.Values {
+				if val == cur && j < len(p.Names) {
+					if v := localContainer(p.Names[j]); v != nil {
+						aliases[v] = append(aliases[v], k)
+						return
+					}
+				}
+			}
+		}
+		unknown(k) // handed on, copied or addressed
+	}
 	for _, f := range pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -524,7 +719,26 @@ func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(s
 				parent = stack[len(stack)-1]
 			}
 			stack = append(stack, n)
+			if id, ok := n.(*ast.Ident); ok {
+				if v := localContainer(id); v != nil && info.Uses[id] == v {
+					var grand ast.Node
+					if len(stack) > 2 {
+						grand = stack[len(stack)-3]
+					}
+					uses[v] = append(uses[v], use{id, parent, grand})
+				}
+			}
 			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				sel := info.Selections[n]
+				if sel == nil || sel.Kind() != types.FieldVal {
+					return true
+				}
+				k := elemSlotOf(sel)
+				if k == "" {
+					return true
+				}
+				elemStore(k, n, stack, aliases)
 			case *ast.CallExpr:
 				switch fun := unindex(n.Fun).(type) {
 				case *ast.Ident:
@@ -627,6 +841,46 @@ func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(s
 			return true
 		})
 	}
+	// A container copied to a local variable: its elements hold only
+	// what the field's do while the variable is only read.
+	for v, keys := range aliases {
+		ok := true
+		for _, u := range uses[v] {
+			switch p := u.parent.(type) {
+			case *ast.RangeStmt:
+				ok = ok && ast.Unparen(p.X) == u.id
+			case *ast.IndexExpr:
+				// An element read, not written or addressed.
+				if p.X != u.id || !isFunc(info.TypeOf(p)) {
+					ok = false
+				}
+				switch g := u.grand.(type) {
+				case *ast.AssignStmt:
+					if slices.Contains(g.Lhs, ast.Expr(p)) {
+						ok = false
+					}
+				case *ast.UnaryExpr:
+					ok = false
+				}
+			case *ast.AssignStmt:
+				// The variable itself assigned (urlPolicies, ok := ...).
+				for _, r := range p.Rhs {
+					if localContainer(r) == v {
+						ok = false // copied on
+					}
+				}
+			default:
+				if !builtinCall(p, "len", "cap") {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			for _, k := range keys {
+				unknown(k)
+			}
+		}
+	}
 	// What each function returns.
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -679,6 +933,46 @@ func selSlot(sel *types.Selection) string {
 	if !isFunc(sel.Type()) {
 		return ""
 	}
+	return selName(sel)
+}
+
+// elemSlotOf names the pseudo-slot of the functions held in the
+// elements of the field a selection reads, a map, slice or array (of
+// such, at any depth) of functions: its slot name and "[]"
+// (p.allowURLSchemes: map[string][]urlPolicy). "" for another field.
+func elemSlotOf(sel *types.Selection) string {
+	if !funcContainer(sel.Type(), 0) {
+		return ""
+	}
+	if k := selName(sel); k != "" {
+		return k + "[]"
+	}
+	return ""
+}
+
+// funcContainer reports whether t is a map, slice or array whose
+// elements are functions, or such containers, to a bounded depth.
+func funcContainer(t types.Type, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	var elem types.Type
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		elem = u.Elem()
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	return isFunc(elem) || funcContainer(elem, depth+1)
+}
+
+// selName names the field a selection reads, on the named struct that
+// declares it (through embedded fields).
+func selName(sel *types.Selection) string {
 	t := sel.Recv()
 	idx := sel.Index()
 	for i, fi := range idx {

@@ -124,6 +124,44 @@ func pickAll(h *Hooks) {
 	handlers["c"] = func(string) {}
 	_ = esc
 }
+
+// Functions in the elements of a field: a map of slices appended to,
+// a slice literal, a copy only read; and two that escape.
+type urlPolicy func(string) bool
+
+type Pol struct {
+	schemes map[string][]urlPolicy
+	fixed   []func(string)
+}
+
+func (p *Pol) Allow(s string, f urlPolicy) { p.schemes[s] = append(p.schemes[s], f) }
+
+func (p *Pol) Reset(s string) { p.schemes[s] = nil }
+
+func (p *Pol) check(s string) bool {
+	fs, ok := p.schemes[s]
+	if !ok || len(fs) == 0 {
+		return false
+	}
+	for _, f := range fs {
+		if f(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func newPol() *Pol {
+	return &Pol{schemes: make(map[string][]urlPolicy), fixed: []func(string){quiet, loud}}
+}
+
+type Leaky struct{ fs, gs []func(string) }
+
+func leak(l *Leaky) []func(string) {
+	s := l.fs
+	s[0] = loud
+	return l.gs
+}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
@@ -168,6 +206,10 @@ func pickAll(h *Hooks) {
 		"elem:p.aliased":                "func quiet inert, unknown",
 		"result:p.bare#0":               "unknown",
 		"param:p.esc#0":                 "unknown",
+		"p.Pol.schemes[]":               "from iface:Allow#1, from param:(*p.Pol).Allow#1",
+		"p.Pol.fixed[]":                 "func loud, func quiet inert",
+		"p.Leaky.fs[]":                  "unknown",
+		"p.Leaky.gs[]":                  "unknown",
 	} {
 		if d := describe(k); d != want {
 			t.Errorf("%s:\n got %s\nwant %s", k, d, want)

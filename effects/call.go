@@ -33,17 +33,69 @@ func (e *Engine) callValue(v ssa.Value, args []binding, pos token.Pos, fr *frame
 }
 
 // valueSlot names the function field of a named struct that v was read
-// from (s.onSave, (*s).hook), or "".
+// from (s.onSave, (*s).hook), or "". A function read from the elements
+// of a field holding a map, slice or array of them (at any depth: a
+// range over p.allowURLSchemes[scheme]) names the field and "[]".
 func valueSlot(v ssa.Value) string {
-	switch x := v.(type) {
-	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			return slotOf(fa.X.Type(), []int{fa.Field})
+	elem := ""
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return ""
+			}
+			switch a := x.X.(type) {
+			case *ssa.FieldAddr:
+				return slotOrElems(a.X.Type(), a.Field, elem)
+			case *ssa.IndexAddr:
+				v, elem = a.X, "[]"
+				continue
+			}
+			return ""
+		case *ssa.FieldAddr:
+			// The address of an array field, indexed.
+			if elem == "" {
+				return ""
+			}
+			return slotOrElems(x.X.Type(), x.Field, elem)
+		case *ssa.Field:
+			return slotOrElems(x.X.Type(), x.Field, elem)
+		case *ssa.Index:
+			v, elem = x.X, "[]"
+		case *ssa.Lookup:
+			v, elem = x.X, "[]"
+		case *ssa.Extract:
+			switch t := x.Tuple.(type) {
+			case *ssa.Lookup:
+				if x.Index != 0 {
+					return ""
+				}
+				v, elem = t.X, "[]"
+			case *ssa.Next:
+				// The value of a range over a map.
+				rg, ok := t.Iter.(*ssa.Range)
+				if !ok || x.Index != 2 {
+					return ""
+				}
+				v, elem = rg.X, "[]"
+			default:
+				return ""
+			}
+		default:
+			return ""
 		}
-	case *ssa.Field:
-		return slotOf(x.X.Type(), []int{x.Field})
 	}
 	return ""
+}
+
+// slotOrElems is the slot of field f of the struct type t, with elem
+// ("[]": the functions in its elements) appended.
+func slotOrElems(t types.Type, f int, elem string) string {
+	k := slotOf(t, []int{f})
+	if k == "" {
+		return ""
+	}
+	return k + elem
 }
 
 // callFlags qualify a call of a function value: it may run after the

@@ -154,8 +154,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Fourteen more are TestSlots'.)
-	if len(m.UngovernedTools) != 23 {
+	// AddTool is not an unresolved tool. (Sixteen more are TestSlots'.)
+	if len(m.UngovernedTools) != 25 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -163,7 +163,7 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[18]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[20]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
@@ -176,7 +176,7 @@ func TestMCPModule(t *testing.T) {
 	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[14], m.UngovernedTools[16]
+	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[15], m.UngovernedTools[17]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -394,8 +394,9 @@ func TestSlots(t *testing.T) {
 	// returns, in the helper's instance (the generic body alone has no
 	// values flowing in), and only reads.
 	// A field a builder method's parameter is stored into holds what
-	// every call of the method passes: only a function that reads.
-	for _, name := range []string{"hub_quiet", "fetch", "tally", "policy_check"} {
+	// every call of the method passes: only a function that reads; the
+	// same for a map of slices of functions a method appends to.
+	for _, name := range []string{"hub_quiet", "fetch", "tally", "policy_check", "route_match"} {
 		if u := tool(name); u.Mutating || len(u.Effects) != 0 {
 			t.Errorf("%s: mutating %v, effects %+v", name, u.Mutating, u.Effects)
 		}
@@ -404,6 +405,10 @@ func TestSlots(t *testing.T) {
 	// field's call is resolved to it.
 	if u := tool("gate_pass"); !u.Mutating || !has(u, "write", "audit", "tools/slots.go:149") || has(u, "unprovable", "", "tools/slots.go:161") {
 		t.Errorf("gate_pass: %+v", u.Effects)
+	}
+	// The router's twin: its map's elements hold a function that writes.
+	if u := tool("mux_match"); !u.Mutating || !has(u, "write", "audit", "tools/slots.go:149") || has(u, "unprovable", "", "../mcpdep/hub/hub.go:163") {
+		t.Errorf("mux_match: %+v", u.Effects)
 	}
 	// The generic helper's twin: what it calls deletes.
 	if u := tool("tally_purge"); !u.Mutating || !has(u, "write", "notes", "tools/generic.go:56") {

@@ -119,3 +119,50 @@ func (g *Gate) Pass(s string) bool {
 	}
 	return true
 }
+
+// Router keeps its rules in a map of slices of functions, as
+// bluemonday keeps its URL policies: what Allow is handed.
+type Router struct {
+	rules map[string][]func(string) bool
+}
+
+func NewRouter() *Router { return &Router{rules: map[string][]func(string) bool{}} }
+
+func (r *Router) Allow(scheme string, f func(string) bool) *Router {
+	r.rules[scheme] = append(r.rules[scheme], f)
+	return r
+}
+
+func (r *Router) Match(scheme, s string) bool {
+	fs, ok := r.rules[scheme]
+	if !ok || len(fs) == 0 {
+		return false
+	}
+	for _, f := range fs {
+		if f(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Mux is Router's twin, handed a rule that writes.
+type Mux struct {
+	rules map[string][]func(string) bool
+}
+
+func NewMux() *Mux { return &Mux{rules: map[string][]func(string) bool{}} }
+
+func (m *Mux) Add(scheme string, f func(string) bool) *Mux {
+	m.rules[scheme] = append(m.rules[scheme], f)
+	return m
+}
+
+func (m *Mux) Match(scheme, s string) bool {
+	for _, f := range m.rules[scheme] {
+		if f(s) {
+			return true
+		}
+	}
+	return false
+}

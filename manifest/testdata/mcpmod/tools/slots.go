@@ -165,3 +165,19 @@ func RegisterRules(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "policy_check"}, PolicyCheck)
 	mcp.AddTool(srv, &mcp.Tool{Name: "gate_pass"}, GatePass)
 }
+
+// RouteMatch: the router's rules hold what Allow is handed, which only
+// reads its argument.
+func RouteMatch(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, hub.NewRouter().Allow("https", isShort).Match("https", "x"), nil
+}
+
+// MuxMatch: the mux's rules hold what Add is handed, which writes audit.
+func MuxMatch(ctx context.Context, req *mcp.CallToolRequest, _ NoArgs) (*mcp.CallToolResult, any, error) {
+	return &mcp.CallToolResult{}, hub.NewMux().Add("https", recordAudit).Match("https", "x"), nil
+}
+
+func RegisterRoutes(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "route_match"}, RouteMatch)
+	mcp.AddTool(srv, &mcp.Tool{Name: "mux_match"}, MuxMatch)
+}
