@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -181,11 +182,23 @@ func scan(fns []*ssa.Function, isHandler func(*types.Func) bool, module map[*typ
 						}
 						continue
 					}
+					if tr.shape == "sdk" {
+						if each := rangedCtors(call.Pos(), as[tr.tool], as[tr.handler], isHandler); each != nil {
+							regs = append(regs, each...)
+							continue
+						}
+					}
 					r := registration{pos: call.Pos(), handlers: handlerFuncs(as[tr.handler], isHandler, 0)}
 					if tr.shape == "sdk" {
 						r.tool = sdkTool(as[tr.tool])
 					} else {
 						r.tool = mcpGoTool(as[tr.tool])
+					}
+					if tr.shape == "sdk" && len(r.handlers) == 0 {
+						if each := helperRegs(fns, fn, as[tr.tool], as[tr.handler], isHandler); each != nil {
+							regs = append(regs, each...)
+							continue
+						}
 					}
 					if len(r.handlers) == 0 {
 						r.carriers = map[types.Type]bool{}
@@ -309,12 +322,18 @@ func resultFuncs(call *ssa.Call, i int, isHandler func(*types.Func) bool, depth 
 	if fn == nil {
 		return nil
 	}
+	return calleeResults(fn, call.Call.Args, i, isHandler, depth)
+}
+
+// calleeResults is resultFuncs for a call of fn with args (nil when
+// the call's arguments are not at hand).
+func calleeResults(fn *ssa.Function, args []ssa.Value, i int, isHandler func(*types.Func) bool, depth int) []*types.Func {
 	if obj := declared(fn); obj != nil && isHandler(obj) {
 		return []*types.Func{obj} // a handler constructor
 	}
 	var out []*types.Func
 	if len(fn.Blocks) == 0 {
-		for _, a := range call.Call.Args {
+		for _, a := range args {
 			if _, isFunc := a.Type().Underlying().(*types.Signature); isFunc {
 				out = append(out, handlerFuncs(a, isHandler, depth+1)...)
 			}
@@ -439,10 +458,202 @@ func declared(fn *ssa.Function) *types.Func {
 // literal (a variadic call's arguments).
 func sliceElems(sl *ssa.Slice) []ssa.Value { return effects.SliceElems(sl) }
 
+// rangedCtors reads a registration of a tool and handler that one call
+// of a function value returns (t, h := ctor(); AddTool(srv, &t, h)),
+// the value ranging over a slice literal of declared constructors
+// (for _, ctor := range []func() (mcp.Tool, Handler){a, b}): one
+// registration per constructor, its tool and handler read from what
+// that constructor returns. Nil when the call is not of that shape.
+func rangedCtors(pos token.Pos, tool, handler ssa.Value, isHandler func(*types.Func) bool) []registration {
+	hx, ok := handler.(*ssa.Extract)
+	if !ok {
+		return nil
+	}
+	call, ok := hx.Tuple.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() || call.Call.StaticCallee() != nil {
+		return nil
+	}
+	tx, ok := wholeStore(tool).(*ssa.Extract)
+	if !ok || tx.Tuple != call {
+		return nil
+	}
+	load, ok := call.Call.Value.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	sl, ok := ia.X.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	elems := sliceElems(sl)
+	if len(elems) == 0 {
+		return nil
+	}
+	var out []registration
+	for _, el := range elems {
+		fn, ok := el.(*ssa.Function)
+		if !ok || len(fn.Blocks) == 0 {
+			return nil // not every element is a constructor here
+		}
+		r := registration{pos: pos, handlers: calleeResults(fn, nil, hx.Index, isHandler, 1), tool: &toolDecl{}}
+		for _, b := range fn.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && tx.Index < len(ret.Results) {
+				r.tool = sdkTool(ret.Results[tx.Index])
+				break
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// helperRegs reads a registration inside a helper handed both the tool
+// and the handler (func withLog(srv, t *mcp.Tool, h Handler) {
+// mcp.AddTool(srv, t, wrap(h)) }): one registration per call of the
+// helper in the module, with that call's tool and handler. A wrapper
+// literal that does more than call the handler it captures adds its own
+// effects. Nil when the registration is not of that shape, or the
+// helper is called out of sight (used as a value).
+func helperRegs(fns []*ssa.Function, helper *ssa.Function, tool, handler ssa.Value, isHandler func(*types.Func) bool) []registration {
+	tp, ok := tool.(*ssa.Parameter)
+	if !ok || helper.Parent() != nil {
+		return nil
+	}
+	ti := slices.Index(helper.Params, tp)
+	hi := -1
+	var wrapper *ssa.Function
+	for {
+		if ct, ok := handler.(*ssa.ChangeType); ok {
+			handler = ct.X // mcp.ToolHandlerFor[In, Out](literal)
+			continue
+		}
+		break
+	}
+	switch h := handler.(type) {
+	case *ssa.Parameter:
+		hi = slices.Index(helper.Params, h)
+	case *ssa.MakeClosure:
+		if len(h.Bindings) != 1 {
+			return nil
+		}
+		// The captured parameter, through its cell.
+		p, ok := wholeStore(h.Bindings[0]).(*ssa.Parameter)
+		if !ok {
+			return nil
+		}
+		hi = slices.Index(helper.Params, p)
+		wrapper = h.Fn.(*ssa.Function)
+	}
+	if ti < 0 || hi < 0 {
+		return nil
+	}
+	var out []registration
+	for _, caller := range fns {
+		for _, b := range caller.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case ssa.CallInstruction:
+					callee := x.Common().StaticCallee()
+					if callee == nil || (callee != helper && callee.Origin() != helper) {
+						if usesValue(x.Common().Args, helper) {
+							return nil // handed on: called out of sight
+						}
+						continue
+					}
+					args := x.Common().Args
+					if ti >= len(args) || hi >= len(args) || usesValue(args, helper) {
+						return nil
+					}
+					r := registration{pos: x.Pos(), tool: sdkTool(args[ti]), handlers: handlerFuncs(args[hi], isHandler, 0)}
+					if wrapper != nil && !onlyForwards(wrapper) {
+						r.literal = wrapper
+					}
+					out = append(out, r)
+				case *ssa.Store:
+					if x.Val == ssa.Value(helper) {
+						return nil
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// usesValue reports whether fn is among vals (a function used as a value).
+func usesValue(vals []ssa.Value, fn *ssa.Function) bool {
+	for _, v := range vals {
+		if f, ok := v.(*ssa.Function); ok && (f == fn || f.Origin() == fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyForwards reports whether a wrapper literal does nothing but call
+// the function it captures and return what it returns.
+func onlyForwards(fn *ssa.Function) bool {
+	if len(fn.FreeVars) != 1 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				v := x.Common().Value
+				if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					v = ld.X // the captured cell, loaded
+				}
+				if v != ssa.Value(fn.FreeVars[0]) {
+					return false
+				}
+			case *ssa.UnOp:
+				if x.Op != token.MUL || x.X != ssa.Value(fn.FreeVars[0]) {
+					return false
+				}
+			case *ssa.Return, *ssa.Extract, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// wholeStore is, for the address of a local variable a value is stored
+// into whole and only once (t, h := ctor(); &t), that value; v otherwise.
+func wholeStore(v ssa.Value) ssa.Value {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	var val ssa.Value
+	for _, r := range *alloc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			if val != nil {
+				return v
+			}
+			val = st.Val
+		}
+	}
+	if val == nil {
+		return v
+	}
+	return val
+}
+
 // sdkTool reads a go-sdk *mcp.Tool: the struct literal it points to,
 // where it is built or in the constructor that returns it.
 func sdkTool(v ssa.Value) *toolDecl {
 	t := &toolDecl{}
+	if w := wholeStore(v); w != v {
+		// A variable holding a constructor's result (t, h := newTool()).
+		return sdkTool(w)
+	}
 	alloc := allocOf(v, 0)
 	if alloc == nil {
 		return t

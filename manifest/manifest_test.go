@@ -154,8 +154,8 @@ func TestMCPModule(t *testing.T) {
 
 	// Ungoverned: delete_notes (from the registry), star_note (through
 	// the helper) and purge mutate, ping does not; the registry's
-	// AddTool is not an unresolved tool. (Sixteen more are TestSlots'.)
-	if len(m.UngovernedTools) != 25 {
+	// AddTool is not an unresolved tool. (Sixteen more are TestSlots', four TestRegistrationShapes'.)
+	if len(m.UngovernedTools) != 29 {
 		t.Fatalf("ungoverned tools: %+v", m.UngovernedTools)
 	}
 	// A carrier built as a struct literal, not by the pairing helper,
@@ -163,20 +163,20 @@ func TestMCPModule(t *testing.T) {
 	if arch := m.UngovernedTools[0]; arch.Tool != "archived_notes" || !arch.Mutating || arch.Handler != pkg+"Archived" {
 		t.Errorf("ungoverned archived_notes: %+v", arch)
 	}
-	if star := m.UngovernedTools[20]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
+	if star := m.UngovernedTools[24]; star.Tool != "star_note" || !star.Mutating || star.Handler != pkg+"StarNote" {
 		t.Errorf("ungoverned star_note: %+v", star)
 	}
 	// Handlers in another module (wired with replace): their effects come
 	// from the summary facts their package exported, and their paths stay
 	// relative.
-	if drop := m.UngovernedTools[2]; drop.Tool != "dep_drop" || !drop.Mutating || len(drop.Effects) != 1 ||
+	if drop := m.UngovernedTools[3]; drop.Tool != "dep_drop" || !drop.Mutating || len(drop.Effects) != 1 ||
 		drop.Effects[0].Location != "../mcpdep/writer/writer.go:20" || drop.Location != "../mcpdep/writer/writer.go:19" {
 		t.Errorf("another module's writing handler: %+v", drop)
 	}
-	if upper := m.UngovernedTools[3]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
+	if upper := m.UngovernedTools[4]; upper.Tool != "dep_upper" || upper.Mutating || len(upper.Effects) != 0 {
 		t.Errorf("another module's pure handler: %+v", upper)
 	}
-	del, ping, purge := m.UngovernedTools[1], m.UngovernedTools[15], m.UngovernedTools[17]
+	del, ping, purge := m.UngovernedTools[2], m.UngovernedTools[17], m.UngovernedTools[19]
 	if del.Tool != "delete_notes" || !del.Mutating || del.Handler != pkg+"DeleteNotes" || len(del.Effects) != 1 || del.Effects[0].Subject != "notes" {
 		t.Errorf("ungoverned delete_notes: %+v", del)
 	}
@@ -209,14 +209,15 @@ func TestMCPModule(t *testing.T) {
 	// a DELETE; forget_one writes through its injected store; page_oncall
 	// posts through a client it was handed.
 	// (gh_me, gh_user, hook_save, hub_custom, hub_loud, hub_me and save,
-	// at 4-9 and 11, are TestSlots'; x_drop_export, x_purge_literal,
-	// x_wipe_table and z_wipe, at 12-15, TestMCPGoBulk's.)
-	if len(m.AnnotationConflicts) != 16 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
+	// at 5, 6, 8-11 and 13, are TestSlots'; audited_ping and helped, at
+	// 2 and 7, TestRegistrationShapes'; x_drop_export, x_purge_literal,
+	// x_wipe_table and z_wipe, at 14-17, TestMCPGoBulk's.)
+	if len(m.AnnotationConflicts) != 18 || m.AnnotationConflicts[0].Tool != "add_note" || m.AnnotationConflicts[0].Claim != "readOnlyHint: true" ||
 		m.AnnotationConflicts[0].ContradictedBy.Subject != "notes" ||
 		m.AnnotationConflicts[1].Tool != "archived_notes" ||
-		m.AnnotationConflicts[2].Tool != "delete_user" || m.AnnotationConflicts[2].ContradictedBy.Method != "DELETE" ||
-		m.AnnotationConflicts[3].Tool != "forget_one" || m.AnnotationConflicts[3].ContradictedBy.Provenance != "type_resolved" ||
-		m.AnnotationConflicts[10].Tool != "page_oncall" || m.AnnotationConflicts[10].ContradictedBy.Kind != "unprovable" {
+		m.AnnotationConflicts[3].Tool != "delete_user" || m.AnnotationConflicts[3].ContradictedBy.Method != "DELETE" ||
+		m.AnnotationConflicts[4].Tool != "forget_one" || m.AnnotationConflicts[4].ContradictedBy.Provenance != "type_resolved" ||
+		m.AnnotationConflicts[12].Tool != "page_oncall" || m.AnnotationConflicts[12].ContradictedBy.Kind != "unprovable" {
 		t.Errorf("annotation conflicts: %+v", m.AnnotationConflicts)
 	}
 
@@ -369,6 +370,43 @@ func TestLastNoun(t *testing.T) {
 // (vet mode: unprovable, the field named) and interface method values
 // handed to helpers are resolved through every store into the field,
 // and every implementation of the method, in the linked program.
+// TestRegistrationShapes checks tools registered from a slice of
+// constructors ranged over, and by a helper handed the tool and the
+// handler: each tool is named, with its own handler's effects, and a
+// wrapper the helper adds counts only where it does something.
+func TestRegistrationShapes(t *testing.T) {
+	m := buildOrSkip(t, "testdata/mcpmod")
+	tool := func(name string) Ungoverned {
+		for _, u := range m.UngovernedTools {
+			if u.Tool == name {
+				return u
+			}
+		}
+		t.Fatalf("no ungoverned tool %s", name)
+		return Ungoverned{}
+	}
+	for _, u := range m.UngovernedTools {
+		if u.Tool == "" {
+			t.Errorf("a registration left unresolved: %+v", u)
+		}
+	}
+	if a := tool("ranged_a"); a.Mutating || len(a.Effects) != 0 || a.DeclaredAnnotations == nil || a.DeclaredAnnotations.ReadOnlyHint == nil || !*a.DeclaredAnnotations.ReadOnlyHint {
+		t.Errorf("ranged_a: %+v", a)
+	}
+	if b := tool("ranged_b"); !b.Mutating || len(b.Effects) != 1 || b.Effects[0].Subject != "notes" || b.Handler != "example.com/mcpmod/tools.rangedB" {
+		t.Errorf("ranged_b: %+v", b)
+	}
+	// The forwarding wrapper adds nothing; helped's own write is there.
+	if h := tool("helped"); !h.Mutating || len(h.Effects) != 1 || h.Effects[0].Subject != "notes" || h.Handler != "example.com/mcpmod/tools.helped" {
+		t.Errorf("helped: %+v", h)
+	}
+	// The auditing wrapper's write is the tool's, over a handler that
+	// only reads.
+	if a := tool("audited_ping"); !a.Mutating || len(a.Effects) != 1 || a.Effects[0].Subject != "audit" {
+		t.Errorf("audited_ping: %+v", a)
+	}
+}
+
 func TestSlots(t *testing.T) {
 	m := buildOrSkip(t, "testdata/mcpmod")
 	tool := func(name string) Ungoverned {
