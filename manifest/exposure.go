@@ -551,47 +551,41 @@ func helperRegs(fns []*ssa.Function, helper *ssa.Function, tool, handler ssa.Val
 	if ti < 0 || hi < 0 {
 		return nil
 	}
+	isHelper := func(v ssa.Value) bool {
+		f, ok := v.(*ssa.Function)
+		return ok && (f == helper || f.Origin() == helper)
+	}
 	var out []registration
+	var ops []*ssa.Value
 	for _, caller := range fns {
 		for _, b := range caller.Blocks {
 			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case ssa.CallInstruction:
-					callee := x.Common().StaticCallee()
-					if callee == nil || (callee != helper && callee.Origin() != helper) {
-						if usesValue(x.Common().Args, helper) {
-							return nil // handed on: called out of sight
-						}
+				call, isCall := instr.(ssa.CallInstruction)
+				ops = instr.Operands(ops[:0])
+				for i, op := range ops {
+					if *op == nil || !isHelper(*op) {
 						continue
 					}
-					args := x.Common().Args
-					if ti >= len(args) || hi >= len(args) || usesValue(args, helper) {
-						return nil
-					}
-					r := registration{pos: x.Pos(), tool: sdkTool(args[ti]), handlers: handlerFuncs(args[hi], isHandler, 0)}
-					if wrapper != nil && !onlyForwards(wrapper) {
-						r.literal = wrapper
-					}
-					out = append(out, r)
-				case *ssa.Store:
-					if x.Val == ssa.Value(helper) {
-						return nil
+					if !isCall || i != 0 || call.Common().IsInvoke() {
+						return nil // used as a value: called out of sight
 					}
 				}
+				if !isCall || !isHelper(call.Common().Value) {
+					continue
+				}
+				args := call.Common().Args
+				if ti >= len(args) || hi >= len(args) {
+					return nil
+				}
+				r := registration{pos: call.Pos(), tool: sdkTool(args[ti]), handlers: handlerFuncs(args[hi], isHandler, 0)}
+				if wrapper != nil && !onlyForwards(wrapper) {
+					r.literal = wrapper
+				}
+				out = append(out, r)
 			}
 		}
 	}
 	return out
-}
-
-// usesValue reports whether fn is among vals (a function used as a value).
-func usesValue(vals []ssa.Value, fn *ssa.Function) bool {
-	for _, v := range vals {
-		if f, ok := v.(*ssa.Function); ok && (f == fn || f.Origin() == fn) {
-			return true
-		}
-	}
-	return false
 }
 
 // onlyForwards reports whether a wrapper literal does nothing but call
