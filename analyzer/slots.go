@@ -539,18 +539,7 @@ func elemVar(info *types.Info, pkg *types.Package, x ast.Expr) *types.Var {
 	if !ok || v.Pkg() != pkg || v.Parent() != pkg.Scope() || v.Exported() {
 		return nil
 	}
-	var elem types.Type
-	switch u := v.Type().Underlying().(type) {
-	case *types.Map:
-		elem = u.Elem()
-	case *types.Slice:
-		elem = u.Elem()
-	case *types.Array:
-		elem = u.Elem()
-	default:
-		return nil
-	}
-	if !isFunc(elem) {
+	if elem := containerElem(v.Type()); elem == nil || !isFunc(elem) {
 		return nil
 	}
 	return v
@@ -956,18 +945,22 @@ func funcContainer(t types.Type, depth int) bool {
 	if depth > 4 {
 		return false
 	}
-	var elem types.Type
+	elem := containerElem(t)
+	return elem != nil && (isFunc(elem) || funcContainer(elem, depth+1))
+}
+
+// containerElem is the element type of a map, slice or array type, or
+// nil.
+func containerElem(t types.Type) types.Type {
 	switch u := t.Underlying().(type) {
 	case *types.Map:
-		elem = u.Elem()
+		return u.Elem()
 	case *types.Slice:
-		elem = u.Elem()
+		return u.Elem()
 	case *types.Array:
-		elem = u.Elem()
-	default:
-		return false
+		return u.Elem()
 	}
-	return isFunc(elem) || funcContainer(elem, depth+1)
+	return nil
 }
 
 // selName names the field a selection reads, on the named struct that

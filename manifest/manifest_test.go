@@ -366,25 +366,25 @@ func TestLastNoun(t *testing.T) {
 	}
 }
 
-// TestSlots: function fields read from structs another module built
-// (vet mode: unprovable, the field named) and interface method values
-// handed to helpers are resolved through every store into the field,
-// and every implementation of the method, in the linked program.
+// ungovernedTool returns the ungoverned tool of m named name.
+func ungovernedTool(t *testing.T, m *Manifest, name string) Ungoverned {
+	t.Helper()
+	for _, u := range m.UngovernedTools {
+		if u.Tool == name {
+			return u
+		}
+	}
+	t.Fatalf("no ungoverned tool %s", name)
+	return Ungoverned{}
+}
+
 // TestRegistrationShapes checks tools registered from a slice of
 // constructors ranged over, and by a helper handed the tool and the
 // handler: each tool is named, with its own handler's effects, and a
 // wrapper the helper adds counts only where it does something.
 func TestRegistrationShapes(t *testing.T) {
 	m := buildOrSkip(t, "testdata/mcpmod")
-	tool := func(name string) Ungoverned {
-		for _, u := range m.UngovernedTools {
-			if u.Tool == name {
-				return u
-			}
-		}
-		t.Fatalf("no ungoverned tool %s", name)
-		return Ungoverned{}
-	}
+	tool := func(name string) Ungoverned { return ungovernedTool(t, m, name) }
 	for _, u := range m.UngovernedTools {
 		if u.Tool == "" {
 			t.Errorf("a registration left unresolved: %+v", u)
@@ -407,17 +407,13 @@ func TestRegistrationShapes(t *testing.T) {
 	}
 }
 
+// TestSlots: function fields read from structs another module built
+// (vet mode: unprovable, the field named) and interface method values
+// handed to helpers are resolved through every store into the field,
+// and every implementation of the method, in the linked program.
 func TestSlots(t *testing.T) {
 	m := buildOrSkip(t, "testdata/mcpmod")
-	tool := func(name string) Ungoverned {
-		for _, u := range m.UngovernedTools {
-			if u.Tool == name {
-				return u
-			}
-		}
-		t.Fatalf("no ungoverned tool %s", name)
-		return Ungoverned{}
-	}
+	tool := func(name string) Ungoverned { return ungovernedTool(t, m, name) }
 	has := func(u Ungoverned, kind, subject, loc string) bool {
 		for _, e := range u.Effects {
 			if e.Kind == kind && e.Subject == subject && strings.HasPrefix(e.Location, loc) {
