@@ -720,6 +720,18 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			// (a clock: now: time.Now): every value stored to it.
 			return
 		}
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			if ld, ok := ia.X.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+					if _, ok := e.fieldElems(fa); ok {
+						// A hook list of the package's own type, whoever
+						// holds it: what the package puts in it.
+						e.collectElems(ia.X, fr, fs, depth)
+						return
+					}
+				}
+			}
+		}
 		if pf, ok := paramFieldOf(v, fr); ok {
 			fs.fieldParams = append(fs.fieldParams, pf)
 			return
@@ -1191,6 +1203,23 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 				e.collectElems(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, fs, depth+1)
 			}
 			return
+		}
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			// An unexported field of the package's own struct type
+			// holding a slice of functions only this package fills (a
+			// hook list its methods append to).
+			if els, ok := e.fieldElems(fa); ok {
+				for _, el := range els {
+					if _, isParam := el.v.(*ssa.Parameter); isParam {
+						// Handed in and stored: walked where it is
+						// stored, at every call that hands it in
+						// (storeSite).
+						continue
+					}
+					e.collectFuncs(el.v, &frame{fn: el.fn, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, fs, depth+1)
+				}
+				return
+			}
 		}
 		// A captured or addressed variable holding the slice.
 		stores := storedValues(load.X, fr)
@@ -1666,6 +1695,205 @@ func builtHere(x ssa.Value, fr *frame) bool {
 			x, fr = b.v, b.fr
 		default:
 			return true
+		}
+	}
+	return true
+}
+
+// elemStore is a value stored as an element of a field's slice, in fn.
+type elemStore struct {
+	v  ssa.Value
+	fn *ssa.Function
+}
+
+// fieldElems returns every value the package stores as an element of
+// the slice held by the field fa addresses, when that field is an
+// unexported field of one of the package's own struct types, of a slice
+// of functions, and the package only ever sets it to nil, a new or
+// literal slice, or an append of elements to itself, and only reads its
+// elements (no other package can name it). It reports false otherwise.
+func (e *Engine) fieldElems(fa *ssa.FieldAddr) ([]elemStore, bool) {
+	k, ok := elemFieldKey(fa.X.Type(), fa.Field, e.Pkg)
+	if !ok || e.Prog == nil {
+		return nil, false
+	}
+	if e.fieldElemCache == nil {
+		e.fieldElemCache = map[fieldKey][]elemStore{}
+		bad := map[fieldKey]bool{}
+		eachInstr(e.packageFuncs(), func(fn *ssa.Function, instr ssa.Instruction) {
+			var k fieldKey
+			var ok bool
+			switch in := instr.(type) {
+			case *ssa.FieldAddr:
+				if k, ok = elemFieldKey(in.X.Type(), in.Field, e.Pkg); ok && !fieldAddrElems(in, k, fn, e.fieldElemCache) {
+					bad[k] = true
+				}
+			case *ssa.Field:
+				if k, ok = elemFieldKey(in.X.Type(), in.Field, e.Pkg); ok && !onlyElemsRead(in, k) {
+					bad[k] = true
+				}
+			}
+			if ok {
+				if _, seen := e.fieldElemCache[k]; !seen {
+					e.fieldElemCache[k] = []elemStore{}
+				}
+			}
+		})
+		for k := range bad {
+			e.fieldElemCache[k] = nil
+		}
+	}
+	els := e.fieldElemCache[k]
+	return els, els != nil
+}
+
+// elemFieldKey is the key of field f of the struct t (or *t) points to,
+// when it is an unexported field, of a slice of functions, of a struct
+// type declared in pkg.
+func elemFieldKey(t types.Type, f int, pkg *types.Package) (fieldKey, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() != pkg {
+		return fieldKey{}, false
+	}
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok || f >= st.NumFields() || st.Field(f).Exported() {
+		return fieldKey{}, false
+	}
+	sl, ok := st.Field(f).Type().Underlying().(*types.Slice)
+	if !ok {
+		return fieldKey{}, false
+	}
+	if _, ok := sl.Elem().Underlying().(*types.Signature); !ok {
+		return fieldKey{}, false
+	}
+	return fieldKey{n.Origin(), f}, true
+}
+
+// fieldAddrElems records what is stored through fa, the address of
+// field k, as elements of its slice, and reports whether fa is only
+// stored to in those ways and loaded with only its elements read.
+func fieldAddrElems(fa *ssa.FieldAddr, k fieldKey, fn *ssa.Function, cache map[fieldKey][]elemStore) bool {
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != fa {
+				return false
+			}
+			els, ok := storedElems(r.Val, k)
+			if !ok {
+				return false
+			}
+			for _, v := range els {
+				cache[k] = append(cache[k], elemStore{v, fn})
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !onlyElemsRead(r, k) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false // its address handed on
+		}
+	}
+	return true
+}
+
+// storedElems returns the elements a value stored into field k adds:
+// none for nil or make, a literal's, or an append's to the field itself.
+func storedElems(v ssa.Value, k fieldKey) ([]ssa.Value, bool) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return nil, v.IsNil()
+	case *ssa.MakeSlice:
+		return nil, true
+	case *ssa.Slice:
+		els := SliceElems(v)
+		return els, els != nil
+	case *ssa.Call:
+		b, ok := v.Call.Value.(*ssa.Builtin)
+		if !ok || b.Name() != "append" || len(v.Call.Args) != 2 {
+			return nil, false
+		}
+		base, ok := storedElems(v.Call.Args[0], k)
+		if !ok && !loadOfField(v.Call.Args[0], k) {
+			return nil, false
+		}
+		more := SliceElems(v.Call.Args[1])
+		if more == nil {
+			return nil, false // a slice spread in (append(fs, gs...))
+		}
+		return append(base, more...), true
+	}
+	return nil, false
+}
+
+// loadOfField reports whether v loads field k.
+func loadOfField(v ssa.Value, k fieldKey) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	k2, ok := elemFieldKey(fa.X.Type(), fa.Field, k.t.Obj().Pkg())
+	return ok && k2 == k
+}
+
+// onlyElemsRead reports whether the slice v, field k's value, is only
+// ranged over, indexed for reading, measured, or appended to and stored
+// back into field k.
+func onlyElemsRead(v ssa.Value, k fieldKey) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.IndexAddr:
+			for _, r2 := range *r.Referrers() {
+				switch r2 := r2.(type) {
+				case *ssa.UnOp:
+					if r2.Op != token.MUL {
+						return false
+					}
+				case *ssa.DebugRef:
+				default:
+					return false // an element written or addressed
+				}
+			}
+		case *ssa.Index, *ssa.DebugRef:
+		case *ssa.Range:
+		case *ssa.Call:
+			b, ok := r.Call.Value.(*ssa.Builtin)
+			if !ok {
+				return false
+			}
+			switch b.Name() {
+			case "len", "cap":
+			case "append":
+				// Only as the base of an append stored back.
+				if r.Call.Args[0] != v {
+					return false
+				}
+				for _, r2 := range *r.Referrers() {
+					st, ok := r2.(*ssa.Store)
+					if !ok {
+						return false
+					}
+					fa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						return false
+					}
+					if k2, ok := elemFieldKey(fa.X.Type(), fa.Field, k.t.Obj().Pkg()); !ok || k2 != k {
+						return false
+					}
+				}
+			default:
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true
