@@ -142,12 +142,8 @@ type Engine struct {
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store
-	// fieldElemCache: the elements stored into each unexported field of
-	// the package's struct types that holds a slice of functions
-	// (fieldElems); nil entries: the field is used some other way.
-	fieldElemCache  map[fieldKey][]elemStore
-	funcKeys        map[*types.Func]string // funcKey's cache
-	globalLoadCache map[*ssa.Global][]*ssa.UnOp
+	funcKeys         map[*types.Func]string // funcKey's cache
+	globalLoadCache  map[*ssa.Global][]*ssa.UnOp
 	// fieldStoreCache: the stores to each unexported field of a struct
 	// type of this package whose address is only loaded and stored
 	// through (nil: not such a field).

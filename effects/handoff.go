@@ -638,12 +638,6 @@ func (e *Engine) followedStore(st *ssa.Store, fr *frame) bool {
 		if modelledFields[qualifiedName(a.X.Type())+"."+fieldName(a.X.Type(), a.Field)] {
 			return true // the models of the struct's methods read it
 		}
-		if _, ok := e.fieldElems(a); ok {
-			// A callback list of the package's own type: what is handed
-			// in and appended is walked here, as its call adds nothing
-			// for it (collectElems).
-			return false
-		}
 		if alloc, _, ok := allocOf(a.X, fr, 0); ok {
 			var bs []binding
 			// A struct built here and handed to calls (Options{Body: r}):
