@@ -100,18 +100,23 @@ func (r *resolver) at(e effects.Effect, depth int) ([]effects.Effect, bool) {
 	}
 	var callees []*ssa.Function
 	for _, call := range calls {
-		callees = appendNew(callees, calleesAt(r.cg, call))
-	}
-	if len(callees) == 0 {
-		// VTA lost the value's type (it went through a library without
-		// a body here, such as a context's Value): every implementation
-		// in the linked program, as CHA has them.
-		for _, call := range calls {
-			callees = appendNew(callees, calleesAt(r.cha, call))
+		if len(calls) > 1 && genericBody(call.Parent()) {
+			continue // no values flow into the generic body; its instances' do
 		}
+		cs := calleesAt(r.cg, call)
+		if len(cs) == 0 {
+			// VTA lost the value's type (it went through a library
+			// without a body here, such as a context's Value): every
+			// implementation in the linked program, as CHA has them.
+			cs = calleesAt(r.cha, call)
+		}
+		if len(cs) == 0 {
+			return nil, false // nothing proved: it may be anything
+		}
+		callees = appendNew(callees, cs)
 	}
 	if len(callees) == 0 {
-		return nil, false // nothing proved: it may be anything
+		return nil, false
 	}
 	var out []effects.Effect
 	for _, c := range callees {
@@ -136,6 +141,16 @@ func (r *resolver) lift(e effects.Effect, effs []effects.Effect, depth int, out 
 		out = append(out, x)
 	}
 	return out
+}
+
+// genericBody reports whether fn is (a literal in) a generic function's
+// own body, not an instance's.
+func genericBody(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	generic := fn.TypeParams().Len() > 0 || fn.Signature.RecvTypeParams().Len() > 0
+	return generic && len(fn.TypeArgs()) == 0
 }
 
 // appendNew appends to fns those of more it does not hold yet.
