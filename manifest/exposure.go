@@ -552,8 +552,10 @@ func helperRegs(fns []*ssa.Function, helper *ssa.Function, tool, handler ssa.Val
 		return nil
 	}
 	isHelper := func(v ssa.Value) bool {
+		// The helper, an instance of it, or a wrapper of it (a method
+		// value's bound wrapper, a thunk).
 		f, ok := v.(*ssa.Function)
-		return ok && (f == helper || f.Origin() == helper)
+		return ok && (f == helper || f.Origin() == helper || f.Object() != nil && f.Object() == helper.Object())
 	}
 	var out []registration
 	var ops []*ssa.Value
