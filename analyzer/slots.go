@@ -774,7 +774,11 @@ func pseudoSlots(pass *analysis.Pass, add func(string, ast.Expr), unknown func(s
 					}
 					switch p := parent.(type) {
 					case *ast.IndexExpr:
-						if p.X == n {
+						var grand ast.Node
+						if len(stack) > 2 {
+							grand = stack[len(stack)-3]
+						}
+						if u, ok := grand.(*ast.UnaryExpr); p.X == n && !(ok && u.Op == token.AND) {
 							return true // read, or a store the assignment records
 						}
 					case *ast.RangeStmt:

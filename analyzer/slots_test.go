@@ -105,6 +105,10 @@ var handlers = map[string]func(string){"a": quiet, "b": loud}
 
 var aliased = map[string]func(string){"a": quiet}
 
+var addressed = []func(string){quiet}
+
+func pointAt() { p := &addressed[0]; *p = loud }
+
 func pick(k string) func(string) {
 	if handlers[k] != nil {
 		return handlers[k]
@@ -204,6 +208,7 @@ func leak(l *Leaky) []func(string) {
 		"result:p.pick#0":               "from elem:p.aliased, from elem:p.handlers",
 		"elem:p.handlers":               "func loud, func quiet inert, lit inert",
 		"elem:p.aliased":                "func quiet inert, unknown",
+		"elem:p.addressed":              "func quiet inert, unknown",
 		"result:p.bare#0":               "unknown",
 		"param:p.esc#0":                 "unknown",
 		"p.Pol.schemes[]":               "from iface:Allow#1, from param:(*p.Pol).Allow#1",
