@@ -976,3 +976,17 @@ func ServeStamped(w http.ResponseWriter, r *http.Request) {
 func ServeStampedTwin(w http.ResponseWriter, r *http.Request) {
 	stamp(stamp(refundDeleter{nil})).ServeHTTP(w, r)
 }
+
+// K41, out of sight: the factory returns a handler another package may
+// set (an exported variable). It is unprovable where the helper calls
+// the factory's product, never taken as doing nothing.
+
+// ExternalPurge is set by whoever wires the server.
+var ExternalPurge func(ctx context.Context, id string) error
+
+//agent:operable grant=Refunds
+func PurgeByDepsExternal() kit.Tool {
+	return kit.DepsTool("purge_ext", func(deps any) func(ctx context.Context, id string) error { // want `PurgeByDepsExternal calls a function value the analysis cannot resolve`
+		return ExternalPurge
+	})
+}
