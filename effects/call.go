@@ -270,7 +270,7 @@ func (e *Engine) callFuncIn(fn *ssa.Function, value ssa.Value, valueFr *frame, a
 // in this program, if any) with args, receiver first.
 func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos token.Pos, fr *frame, out *collector) {
 	if !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()
@@ -392,7 +392,7 @@ func (e *Engine) inlineAs(fn *ssa.Function, args, free []binding, pos token.Pos,
 		}
 	}
 	if fr.depth >= maxDepth || !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()
@@ -528,7 +528,7 @@ func (e *Engine) callArg(b binding, pos token.Pos, fr *frame, out *collector, fl
 		return
 	}
 	if e.callbacks >= maxCallbacks || !e.spend(1) || !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()
@@ -574,7 +574,7 @@ func (e *Engine) callElems(b binding, pos token.Pos, fr *frame, out *collector, 
 		return
 	}
 	if !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()
@@ -601,7 +601,7 @@ func (e *Engine) instantiateAt(s *Summary, ctx *instCtx, pos token.Pos, fr *fram
 		return
 	}
 	if !e.spend(1+len(s.Effects)+len(s.Pending)) || !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()
@@ -1267,7 +1267,15 @@ func (e *Engine) deeper() bool {
 func (e *Engine) shallower() { e.depth-- }
 
 // boundHit is the unprovable site of a walk cut by the engine's bounds.
-func (e *Engine) boundHit(pos token.Pos) Effect {
+func (e *Engine) boundHit(pos token.Pos, fr *frame) Effect {
+	// A bound hit where the walk has no position (the first, synthetic,
+	// instruction of a block) is placed at the nearest function that
+	// has one, never at no position at all.
+	for f := fr; !pos.IsValid() && f != nil; f = f.parent {
+		if f.fn != nil {
+			pos = f.fn.Pos()
+		}
+	}
 	if e.budget < 0 {
 		return e.unprovable(pos, fmt.Sprintf("reaches code past the analysis budget (%d units of work for one function)", maxWork),
 			"split the function, or declare what the call does with //agent:effect")

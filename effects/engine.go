@@ -774,7 +774,7 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				last = pos
 			}
 			if !e.spend(1) {
-				out.add(e.boundHit(pos))
+				out.add(e.boundHit(pos, fr))
 				return
 			}
 			fr.cur = instr
@@ -992,7 +992,7 @@ func (e *Engine) inlineCtor(fn *ssa.Function, free []binding, pos token.Pos, fr 
 		return
 	}
 	if fr.depth >= maxDepth || !e.deeper() {
-		out.add(e.boundHit(pos))
+		out.add(e.boundHit(pos, fr))
 		return
 	}
 	defer e.shallower()

@@ -40,6 +40,14 @@ func TestSpentRecursion(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, other := pkg.Func("Rec"), pkg.Func("Other")
+	// A walk that runs out at an instruction with no position of its
+	// own (a block's synthetic first instruction) places the site at the
+	// nearest function that has one, never at no position ("-:0").
+	probe := &Engine{Fset: fset, Pkg: pkg.Pkg, Prog: pkg.Prog, Module: "p", budget: -1}
+	inner := &frame{fn: rec.AnonFuncs[0], parent: &frame{fn: rec}}
+	if hit := probe.boundHit(token.NoPos, inner); hit.Pos.Line == 0 || hit.Kind != Unprovable {
+		t.Errorf("a bound hit with no position of its own: %+v", hit)
+	}
 	e := &Engine{Fset: fset, Pkg: pkg.Pkg, Prog: pkg.Prog, Module: "p"}
 	sums := e.Summaries([]*ssa.Function{other, rec})
 	if !e.spent[rec] {
@@ -50,6 +58,9 @@ func TestSpentRecursion(t *testing.T) {
 		for _, eff := range sums[fn].Effects {
 			if eff.Kind == Unprovable && strings.Contains(eff.Reason, "past the analysis budget") {
 				found = true
+				if eff.Pos.Line == 0 {
+					t.Errorf("%s: the budget's unprovable site has no position", fn.Name())
+				}
 			}
 		}
 		if !found {
