@@ -933,7 +933,7 @@ func fieldName(ptr types.Type, i int) string {
 func egressLibrary() *Library {
 	l := &Library{
 		Name:    "egress",
-		Paths:   []string{"net", "crypto/tls", "net/smtp", "net/rpc", "net/http/httputil", "os/exec", "syscall", "plugin"},
+		Paths:   []string{"net", "crypto/tls", "net/smtp", "net/rpc", "net/http/httputil", "net/http/cgi", "net/textproto", "os/exec", "syscall", "plugin"},
 		Models:  map[string]model{},
 		Handles: []string{"net.Dialer", "net.Conn", "os/exec.Cmd", "net/smtp.Client", "net/http/httputil.ReverseProxy"},
 	}
@@ -945,9 +945,10 @@ func egressLibrary() *Library {
 		}
 	}
 	for _, k := range append(keys("net.", "Dial", "DialTimeout", "DialTCP", "DialUDP", "DialIP", "DialUnix"),
-		keys("net.Dialer.", "Dial", "DialContext")...) {
+		keys("net.Dialer.", "Dial", "DialContext", "DialTCP", "DialUDP", "DialIP", "DialUnix")...) {
 		l.Models[k] = egress("opens a network connection")
 	}
+	l.Models["net/textproto.Dial"] = egress("opens a network connection")
 	// A listening socket sends where its WriteTo says.
 	for _, recv := range []string{"net.UDPConn.", "net.IPConn.", "net.UnixConn."} {
 		for _, k := range keys(recv, "WriteTo", "WriteToUDP", "WriteToUDPAddrPort", "WriteMsgUDP", "WriteMsgUDPAddrPort", "WriteToIP", "WriteMsgIP", "WriteToUnix", "WriteMsgUnix") {
@@ -970,6 +971,10 @@ func egressLibrary() *Library {
 	// A DNS lookup leaves the process too, and its name carries data.
 	for _, k := range append(keys("net.", "LookupHost", "LookupIP", "LookupAddr", "LookupCNAME", "LookupMX", "LookupNS", "LookupTXT", "LookupSRV", "LookupPort", "LookupNetIP"),
 		keys("net.Resolver.", "LookupHost", "LookupIP", "LookupIPAddr", "LookupAddr", "LookupCNAME", "LookupMX", "LookupNS", "LookupTXT", "LookupSRV", "LookupPort", "LookupNetIP")...) {
+		l.Models[k] = egress("resolves a name over DNS")
+	}
+	// An address is resolved over DNS when its host is a name.
+	for _, k := range keys("net.", "ResolveTCPAddr", "ResolveUDPAddr", "ResolveIPAddr") {
 		l.Models[k] = egress("resolves a name over DNS")
 	}
 	for _, recv := range []string{"net.TCPConn.", "net.UDPConn.", "net.IPConn.", "net.UnixConn.", "crypto/tls.Conn."} {
@@ -995,6 +1000,8 @@ func egressLibrary() *Library {
 	for _, k := range keys("os/exec.Cmd.", "Run", "Start", "Output", "CombinedOutput") {
 		l.Models[k] = egress("runs a program")
 	}
+	// A CGI handler runs its program for the request.
+	l.Models["net/http/cgi.Handler.ServeHTTP"] = egress("runs a program")
 	for _, k := range append(keys("syscall.", "Exec", "ForkExec", "StartProcess", "Connect", "Sendto", "Sendmsg", "SendmsgN"), "os.StartProcess", "plugin.Open") {
 		l.Models[k] = egress("runs a program or opens a connection")
 	}
