@@ -50,6 +50,15 @@ func argTable() map[string]int {
 	add(1, "f", "sync.WaitGroup.Go")
 	add(1, "f", "golang.org/x/sync/errgroup.Group.Go", "golang.org/x/sync/errgroup.Group.TryGo")
 
+	// The MCP SDKs' registrations: the handler, or the variadic entries.
+	add(2, "h", mcpSDKPath+".AddTool")
+	add(2, "h", keys(mcpSDKPath+".Server.", "AddTool", "AddPrompt", "AddResource", "AddResourceTemplate")...)
+	add(2, "handler", keys(mcpGoPath+".MCPServer.", "AddTool", "AddPrompt", "AddResource", "AddResourceTemplate")...)
+	add(1, "tools", mcpGoPath+".MCPServer.AddTools")
+	add(1, "prompts", mcpGoPath+".MCPServer.AddPrompts")
+	add(1, "resources", mcpGoPath+".MCPServer.AddResources")
+	add(1, "resourceTemplates", mcpGoPath+".MCPServer.AddResourceTemplates")
+
 	// pgx v5: (recv, ctx, sql, args...); Prepare(ctx, name, sql).
 	for _, recv := range []string{pgxPath + ".Conn", pgxpoolPath + ".Pool", pgxpoolPath + ".Conn", pgxpoolPath + ".Tx", pgxPath + ".Tx"} {
 		add(2, "sql", keys(recv+".", "Exec", "Query", "QueryRow")...)

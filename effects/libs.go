@@ -103,6 +103,7 @@ func libraries() []*Library {
 		bunLibrary(),
 		stripeLibrary(),
 		awsLibrary(),
+		mcpLibrary(),
 	}
 }
 
