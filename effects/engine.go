@@ -584,7 +584,8 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 		e.state = map[*ssa.Function]uint8{}
 	}
 	base := e.local(fn)
-	if len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) && !returnsHandler(fn.Signature) {
+	codec := typedToolIO(fn.Signature)
+	if len(codec) == 0 && len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) && !returnsHandler(fn.Signature) {
 		return base
 	}
 	e.budget = maxWork
@@ -593,6 +594,11 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	out := newCollector()
 	root := &frame{fn: fn, root: true, visiting: map[ssa.Value]bool{}, ctor: true}
 	e.walk(root, out)
+	// A typed MCP tool handler: the SDK decodes each call's input into
+	// its In and encodes its Out, running their JSON methods.
+	for _, t := range codec {
+		e.callProtocol(t, binding{}, lib().protocols["encoding/json"], fn.Pos(), root, out, 0, map[types.Type]bool{})
+	}
 	e.returnedHandlers(root, out)
 	e.handedHandlers(root, out)
 	e.dropRegistrations(fn, out)

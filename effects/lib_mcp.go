@@ -63,3 +63,42 @@ func registers(i int) model {
 		}
 	}
 }
+
+// typedToolIO returns the types an MCP SDK decodes and encodes with
+// encoding/json around each call of a typed tool handler: go-sdk's
+// ToolHandlerFor shape, func(ctx, *mcp.CallToolRequest, In)
+// (*mcp.CallToolResult, Out, error), gives In and Out; mcp-go's typed
+// handler, func(ctx, mcp.CallToolRequest, Args) (*mcp.CallToolResult,
+// error), gives Args. Otherwise nil.
+func typedToolIO(sig *types.Signature) []types.Type {
+	ps, rs := sig.Params(), sig.Results()
+	if ps.Len() != 3 || !isContextType(ps.At(0).Type()) {
+		return nil
+	}
+	switch {
+	case rs.Len() == 3 && inPackage(ps.At(1).Type(), mcpSDKPath) && inPackage(rs.At(0).Type(), mcpSDKPath):
+		return []types.Type{ps.At(2).Type(), rs.At(1).Type()}
+	case rs.Len() == 2 && inPackage(ps.At(1).Type(), mcpGoTypes) && inPackage(rs.At(0).Type(), mcpGoTypes):
+		return []types.Type{ps.At(2).Type()}
+	}
+	return nil
+}
+
+// mcpGoTypes is mcp-go's package of protocol types.
+const mcpGoTypes = "github.com/mark3labs/mcp-go/mcp"
+
+// inPackage reports whether t (or what it points to) is a named type, or
+// an alias, declared in package path.
+func inPackage(t types.Type, path string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	var obj *types.TypeName
+	switch t := t.(type) {
+	case *types.Alias:
+		obj = t.Obj()
+	case *types.Named:
+		obj = t.Obj()
+	}
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == path
+}

@@ -136,3 +136,40 @@ func RegisterGoToolsNote(srv *server.MCPServer, s *Store) {
 		return nil, err
 	}})
 }
+
+// A typed tool handler marked itself: the SDK decodes its input, and
+// encodes its output, around every call.
+
+//agent:operable grant=Notes
+func DecodedTool(ctx context.Context, req *mcp.CallToolRequest, in DecodedIn) (*mcp.CallToolResult, Out, error) { // want `DecodedTool writes "audit_log"`
+	return nil, Out{OK: true}, nil
+}
+
+type stamped struct{ At string }
+
+func (s stamped) MarshalJSON() ([]byte, error) { return json.Marshal(s.At) }
+
+type StampedOut struct {
+	When stamped `json:"when"`
+}
+
+//agent:operable grant=Notes
+func StampedTool(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, StampedOut, error) {
+	return nil, StampedOut{When: stamped{At: "now"}}, nil
+}
+
+// mcp-go's typed handler decodes its arguments likewise.
+
+type GoArgs struct {
+	ID auditedID `json:"id"`
+}
+
+//agent:operable grant=Notes
+func GoTypedTool(ctx context.Context, req mcpgo.CallToolRequest, args GoArgs) (*mcpgo.CallToolResult, error) { // want `GoTypedTool writes "audit_log"`
+	return mcpgo.NewToolResultText("ok"), nil
+}
+
+//agent:operable grant=Notes
+func GoTypedToolTwin(ctx context.Context, req mcpgo.CallToolRequest, args In) (*mcpgo.CallToolResult, error) {
+	return mcpgo.NewToolResultText("ok"), nil
+}
