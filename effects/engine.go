@@ -585,7 +585,7 @@ func (e *Engine) HandlerSummary(fn *ssa.Function) *Summary {
 	}
 	base := e.local(fn)
 	codec := typedToolIO(fn.Signature)
-	if len(codec) == 0 && len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) && !returnsHandler(fn.Signature) {
+	if len(codec) == 0 && len(fn.AnonFuncs) == 0 && (base.Returned == nil && !returnsFunc(fn) || requestShaped(fn.Signature)) && !callsHelper(fn) && !returnsHandler(fn.Signature) && !returnsHandlerHolder(fn.Signature) {
 		return base
 	}
 	e.budget = maxWork
@@ -675,6 +675,47 @@ func returnsHandler(sig *types.Signature) bool {
 				if requestShaped(u.Method(j).Signature()) {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// returnsHandlerHolder reports whether a result of sig holds handlers
+// without being one: a route struct with a Handler field, a slice of
+// them, mcp-go's ServerTool. The handlers a constructor builds into
+// such a result are its handlers too (SPEC §3).
+func returnsHandlerHolder(sig *types.Signature) bool {
+	res := sig.Results()
+	for i := 0; i < res.Len(); i++ {
+		if t := res.At(i).Type(); !handlerType(t) && holdsHandler(t, map[types.Type]bool{}, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsHandler(t types.Type, seen map[types.Type]bool, depth int) bool {
+	if depth > 4 || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if handlerType(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return holdsHandler(u.Elem(), seen, depth+1)
+	case *types.Slice:
+		return holdsHandler(u.Elem(), seen, depth+1)
+	case *types.Array:
+		return holdsHandler(u.Elem(), seen, depth+1)
+	case *types.Map:
+		return holdsHandler(u.Elem(), seen, depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsHandler(u.Field(i).Type(), seen, depth+1) {
+				return true
 			}
 		}
 	}
@@ -1293,11 +1334,9 @@ func (e *Engine) returnedHandlerValue(res ssa.Value, ret *ssa.Return, root *fram
 			}
 			return
 		}
-		for _, t := range ts {
-			if t.x != nil && !t.std && t.typeOf() != nil && !isSignature(t.typeOf()) && e.analysedType(t.typeOf()) {
-				e.callMethods(t.typeOf(), binding{v: t.x, fr: t.fr}, names, pos, root, out)
-			}
-		}
+		// A function converted to a handler type (http.HandlerFunc(purge),
+		// a method value) is called too.
+		e.callHandlers(ts, names, pos, root, out)
 		return
 	}
 	if callee := call.Call.StaticCallee(); call.Call.IsInvoke() || callee != nil && pkgOf(callee) != e.Pkg {
@@ -1364,7 +1403,7 @@ func (e *Engine) callHandlers(ts []target, names []string, pos token.Pos, root *
 // added twice.
 func (e *Engine) handedHandlers(root *frame, out *collector) {
 	fn := root.fn
-	if requestShaped(fn.Signature) || !returnsHandler(fn.Signature) {
+	if requestShaped(fn.Signature) || !returnsHandler(fn.Signature) && !returnsHandlerHolder(fn.Signature) {
 		return
 	}
 	extra := newCollector()
@@ -1405,6 +1444,13 @@ func (e *Engine) handedHandlers(root *frame, out *collector) {
 				}
 				pos := feedsReturn(instr, fn)
 				root.cur = instr
+				if _, isCall := instr.(ssa.CallInstruction); !isCall && isSignature(a.Type()) {
+					// A handler function built into a route table (a
+					// struct's Handler field, mcp-go's ServerTool): called
+					// once, with unknown arguments.
+					e.callArg(binding{v: a, fr: root}, pos, root, extra, callFlags{})
+					continue
+				}
 				var ts []target
 				if !e.concretes(a, root, 0, &ts) {
 					if fromParams(v, fn) && !e.inMade {

@@ -990,3 +990,77 @@ func PurgeByDepsExternal() kit.Tool {
 		return ExternalPurge
 	})
 }
+
+// --- K43: a named function or a method value converted to
+// http.HandlerFunc and returned as an http.Handler.
+
+func purgePayoutsFn(w http.ResponseWriter, r *http.Request) {
+	payoutDeleter{}.ServeHTTP(w, r)
+}
+
+func purgeRefundsFn(w http.ResponseWriter, r *http.Request) {
+	refundDeleter{}.ServeHTTP(w, r)
+}
+
+//agent:operable grant=Refunds
+func NamedAsHandler() http.Handler {
+	return http.HandlerFunc(purgePayoutsFn) // want `NamedAsHandler writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func NamedAsHandlerTwin() http.Handler {
+	return http.HandlerFunc(purgeRefundsFn)
+}
+
+//agent:operable grant=Refunds
+func MethodAsHandler(h *holder) http.Handler {
+	return http.HandlerFunc(h.holdPayout) // want `MethodAsHandler writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func MethodAsHandlerTwin(h *holder) http.Handler {
+	return http.HandlerFunc(h.holdRefund)
+}
+
+// --- K44: a route struct, or a table of them, holding the handler.
+
+type Route struct {
+	Pattern string
+	Handler http.HandlerFunc
+}
+
+//agent:operable grant=Refunds
+func PayoutRoute(h *holder) Route {
+	return Route{Pattern: "POST /payouts/hold", Handler: h.holdPayout} // want `PayoutRoute writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func PayoutRouteTwin(h *holder) Route {
+	return Route{Pattern: "POST /refunds/hold", Handler: h.holdRefund}
+}
+
+//agent:operable grant=Refunds
+func PayoutRoutes(h *holder) []Route {
+	return []Route{
+		{Pattern: "GET /ping", Handler: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }},
+		{Pattern: "POST /payouts/hold", Handler: h.holdPayout}, // want `PayoutRoutes writes "payouts"`
+	}
+}
+
+//agent:operable grant=Refunds
+func PayoutRoutesTwin(h *holder) []Route {
+	return []Route{
+		{Pattern: "GET /ping", Handler: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }},
+		{Pattern: "POST /refunds/hold", Handler: h.holdRefund},
+	}
+}
+
+//agent:operable grant=Refunds
+func PayoutRoutePtr() *Route {
+	return &Route{Pattern: "POST /payouts/purge", Handler: purgePayoutsFn} // want `PayoutRoutePtr writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func PayoutRoutePtrTwin() *Route {
+	return &Route{Pattern: "POST /refunds/purge", Handler: purgeRefundsFn}
+}
