@@ -1655,7 +1655,10 @@ func lex(s string, partial bool, dialect Dialect) (toks []token, cut bool, err e
 		case c == '-' && i+1 < n && s[i+1] == '-' && (dialect != MySQL || i+2 >= n || s[i+2] <= ' '),
 			c == '#' && dialect == MySQL,
 			c == '#' && dialect == AnyDialect && !(i+1 < n && (s[i+1] == '>' || s[i+1] == '-')):
-			j := strings.IndexByte(s[i:], '\n')
+			// PostgreSQL ends a line comment at a carriage return as
+			// well as a newline: what follows a lone '\r' is SQL. Reading
+			// it as SQL in every dialect can only show more.
+			j := strings.IndexAny(s[i:], "\n\r")
 			if j < 0 {
 				i = n
 			} else {

@@ -238,6 +238,12 @@ var cases = []tcase{
 
 	// errors
 	{name: "empty", sql: "", err: "empty SQL text"},
+	// PostgreSQL ends a line comment at a lone carriage return: the
+	// OR true and the DELETE after it are SQL, not comment.
+	{name: "comment ended by carriage return", sql: "SELECT * FROM notes WHERE tenant_id = $1 -- x\rOR true",
+		want: []Statement{{Kind: Select, Table: "notes", Reads: l("notes"), HasWhere: true}}},
+	{name: "statement after carriage return comment", sql: "SELECT 1 -- x\r; DELETE FROM refunds",
+		want: []Statement{{Kind: Select}, {Kind: Delete, Table: "refunds", Writes: l("refunds")}}},
 	{name: "only comments", sql: " -- nothing\n ; ", err: "empty SQL text"},
 	{name: "garbage", sql: "hello world", err: "unrecognised statement"},
 	{name: "update no table", sql: "UPDATE SET x = 1", err: "cannot read the target table of UPDATE"},
