@@ -49,6 +49,14 @@ func redisLibrary() *Library {
 	for _, i := range []string{"UniversalClient", "Pipeliner"} {
 		l.IfaceModels[p+"."+i+".Do"] = redisDo(arg(p + "." + i + ".Do.args"))
 	}
+	// Process runs a command built by hand (redis.NewIntCmd(ctx,
+	// "lpush", ...)): like Do, no way around a configured sink.
+	for _, r := range []string{"Client", "Pipeline", "ClusterClient", "Ring", "Conn", "Tx"} {
+		l.Models[p+"."+r+".Process"] = redisProcess
+	}
+	for _, i := range []string{"UniversalClient", "Pipeliner"} {
+		l.IfaceModels[p+"."+i+".Process"] = redisProcess
+	}
 	for _, f := range []string{"Eval", "EvalSha", "EvalRO", "EvalShaRO", "FCall", "FCallRO"} {
 		l.Models[p+".cmdable."+f] = redisScript
 		l.Models[p+".Script.Run"] = redisScript
@@ -116,8 +124,21 @@ func redisScript(c *callSite) {
 	c.handOffArgs(1)
 }
 
-// redisQueueCommands put work where another service may consume it.
-var redisQueueCommands = []string{"LPush", "LPushX", "RPush", "RPushX", "XAdd", "Publish", "SPublish"}
+// redisProcess is Process(ctx, cmd): a command built by hand may be any
+// command, a configured one too.
+func redisProcess(c *callSite) {
+	if sinks := c.e.redisSinks(); len(sinks) > 0 {
+		c.unprovable("runs a Redis command built by hand through Process while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
+			"call the command's own method, or declare the statement with //agent:effect")
+		return
+	}
+	c.handOffArgs(1)
+}
+
+// redisQueueCommands put work where another service may consume it: a
+// push, a publish, or a move or insert into another list.
+var redisQueueCommands = []string{"LPush", "LPushX", "RPush", "RPushX", "XAdd", "Publish", "SPublish",
+	"LMove", "BLMove", "LMoveM", "BLMoveM", "RPopLPush", "BRPopLPush", "LInsert", "LInsertBefore", "LInsertAfter"}
 
 // redisQueue is a queue-like command nobody configured.
 func redisQueue(name string) model {

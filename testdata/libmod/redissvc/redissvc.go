@@ -97,3 +97,27 @@ func (s *Server) Recent(ctx context.Context, id string) error {
 	_, err := pipe.Exec(ctx)
 	return err
 }
+
+// Moving an item onto another list is a push too; so is a command built
+// by hand and run through Process while a command is configured.
+//
+//agent:operable grant=Cache
+func (s *Server) Promote(ctx context.Context) error {
+	return s.rdb.LMove(ctx, "pending", "emails", "RIGHT", "LEFT").Err() // want `Promote runs Redis LMove, which may hand work to another service`
+}
+
+//agent:operable grant=Cache
+func (s *Server) Requeue(ctx context.Context) error {
+	return s.rdb.RPopLPush(ctx, "failed", "emails").Err() // want `Requeue runs Redis RPopLPush, which may hand work to another service`
+}
+
+//agent:operable grant=Cache
+func (s *Server) ProcessPush(ctx context.Context, to string) error {
+	return s.rdb.Process(ctx, redis.NewIntCmd(ctx, "lpush", "emails", to)) // want `ProcessPush runs a Redis command built by hand through Process while`
+}
+
+//agent:operable grant=Cache
+func (s *Server) ProcessTwin(ctx context.Context, key string) error {
+	cmd := s.rdb.Get(ctx, key)
+	return cmd.Err()
+}
