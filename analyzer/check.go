@@ -83,7 +83,18 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 			floorSetter = e
 		}
 		if e.Kind == effects.AssertedEffectFree {
-			continue
+			if e.Module == a.module {
+				continue
+			}
+			// Another module's //agent:effect none (a dependency, a
+			// sibling wired with replace): its author's word binds that
+			// module's handlers, not this one's, so the statement is one
+			// the analysis could not read (SPEC §4.1).
+			c := *e
+			c.Kind = effects.Unprovable
+			c.Reason = fmt.Sprintf("reaches a statement that module %s declares effect-free (//agent:effect none), which binds only that module's own handlers", e.Module)
+			c.Fix = "declare the call in this module with //agent:effect"
+			e = &c
 		}
 		if e.Kind != effects.Unprovable && e.Kind != effects.Detached && g.Grant.Allows(e.Kind, e.Subject) {
 			continue

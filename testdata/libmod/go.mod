@@ -29,6 +29,7 @@ require (
 
 require (
 	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9 // indirect
+	example.com/platform v0.0.0
 	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect
@@ -112,3 +113,5 @@ require (
 )
 
 replace github.com/authvet/authvet => ../..
+
+replace example.com/platform => ./platform
