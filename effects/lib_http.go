@@ -723,6 +723,9 @@ func (e *Engine) request(v ssa.Value, fr *frame, method bool) Str {
 	return unknownStr()
 }
 
+// urlQueryFields are the fields of a url.URL after its path.
+var urlQueryFields = map[string]bool{"RawQuery": true, "ForceQuery": true, "Fragment": true, "RawFragment": true}
+
 // reqRewritten reports whether the request (or its URL) v may be changed
 // where the analysis sees it used: a store to its URL or Host, to a field
 // of its URL, or the URL handed to code outside the standard library.
@@ -735,6 +738,12 @@ func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
 		case *ssa.FieldAddr:
 			name := fieldName(r.X.Type(), r.Field)
 			if name != "URL" && name != "Host" && depth == 0 {
+				continue
+			}
+			if depth > 0 && urlQueryFields[name] && qualifiedName(r.X.Type()) == "net/url.URL" {
+				// The query and the fragment (req.URL.RawQuery =
+				// q.Encode()) follow the path: they cannot change where
+				// the request goes.
 				continue
 			}
 			for _, r2 := range *r.Referrers() {

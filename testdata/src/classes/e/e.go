@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -485,4 +486,28 @@ func (s *Server) MemoryJar(ctx context.Context) error {
 		resp.Body.Close()
 	}
 	return err
+}
+
+// --- E33: the query and the fragment follow the path: setting them
+// (req.URL.RawQuery = q.Encode()) leaves where the request goes as
+// proved. Setting the path does not.
+
+//agent:operable grant=Refunds
+func (s *Server) QueryParams(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/refunds", nil)
+	q := req.URL.Query()
+	q.Set("limit", strconv.Itoa(10))
+	req.URL.RawQuery = q.Encode()
+	req.URL.Fragment = "top"
+	plain.Do(req)
+}
+
+//agent:operable grant=Refunds
+func (s *Server) QueryParamsPath(w http.ResponseWriter, r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/refunds", nil)
+	q := req.URL.Query()
+	q.Set("limit", strconv.Itoa(10))
+	req.URL.RawQuery = q.Encode()
+	req.URL.Path = "/v1/payouts"
+	plain.Do(req) // want `QueryParamsPath calls out to a URL that is not constant`
 }
