@@ -19,7 +19,8 @@ var DefaultClientRewired bool
 // change where http.DefaultClient sends: a store to the variable, to what
 // it points to, or to its Transport or CheckRedirect; to
 // http.DefaultTransport, or to the proxy or dial functions of the
-// transport it holds. (Tuning a pool size or a timeout changes nothing.)
+// transport it holds, or a RegisterProtocol on that transport. (Tuning a
+// pool size or a timeout changes nothing.)
 func RewiresDefaultClient(files []*ast.File, info *types.Info) bool {
 	if info == nil {
 		return false
@@ -29,6 +30,16 @@ func RewiresDefaultClient(files []*ast.File, info *types.Info) bool {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if found {
 				return false
+			}
+			if call, ok := n.(*ast.CallExpr); ok {
+				// DefaultTransport.(*http.Transport).RegisterProtocol(...):
+				// the RoundTripper registered sends the scheme's requests.
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "RegisterProtocol" {
+					if fn, ok := info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && defaultHTTPVar(sel.X, info) {
+						found = true
+					}
+				}
+				return true
 			}
 			as, ok := n.(*ast.AssignStmt)
 			if !ok {

