@@ -152,6 +152,7 @@ type Engine struct {
 	sqPhis          map[*ssa.Phi]bool                 // squirrel builder phis being read (sqChain)
 	converted       []types.Type                      // concrete types the package converts to interfaces
 	impls           map[*types.Named][]types.Type     // closed interfaces' implementations
+	exposed         map[*types.Named]bool             // unexported interfaces other packages can fill (ifaceExposed)
 	implementers    map[*types.Interface][]types.Type // this package's implementations, by interface
 	benignShapes    map[*types.Interface]bool         // unnamed interfaces a benign one satisfies
 	reachable       map[string]*types.Package         // the packages this one imports, directly or not, by path

@@ -443,9 +443,17 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 	if !ok {
 		return false
 	}
-	closed := !n.Obj().Exported()
+	closed := false
 	for i := 0; i < it.NumMethods() && !closed; i++ {
 		closed = !it.Method(i).Exported()
+	}
+	// An unexported interface whose methods are all exported is closed
+	// only while no other package can hand in a value of it: it is in no
+	// parameter of an exported function or method, no exported field or
+	// variable, and the package asserts no value to it. Otherwise a type
+	// of any package may fit it (h.New(db, evil.Purge{})).
+	if !closed && !n.Obj().Exported() {
+		closed = !e.ifaceExposed(n)
 	}
 	if !closed {
 		return false
@@ -811,4 +819,103 @@ func (e *Engine) benignShape(t types.Type) bool {
 	}
 	e.benignShapes[it] = found
 	return found
+}
+
+// ifaceExposed reports whether another package can hand this package a
+// value of its unexported interface n: through a parameter of an
+// exported function or method, an exported field or variable, or a value
+// the package asserts to n.
+func (e *Engine) ifaceExposed(n *types.Named) bool {
+	if v, ok := e.exposed[n]; ok {
+		return v
+	}
+	seen := map[types.Type]bool{}
+	var mentions func(t types.Type, depth int) bool
+	mentions = func(t types.Type, depth int) bool {
+		if depth > 6 || seen[t] {
+			return false
+		}
+		if types.Identical(t, n) {
+			return true
+		}
+		switch u := t.(type) {
+		case *types.Pointer:
+			return mentions(u.Elem(), depth+1)
+		case *types.Slice:
+			return mentions(u.Elem(), depth+1)
+		case *types.Array:
+			return mentions(u.Elem(), depth+1)
+		case *types.Map:
+			return mentions(u.Key(), depth+1) || mentions(u.Elem(), depth+1)
+		case *types.Chan:
+			return mentions(u.Elem(), depth+1)
+		case *types.Signature:
+			// A callback's result is handed in when the package calls it.
+			for i := 0; i < u.Results().Len(); i++ {
+				if mentions(u.Results().At(i).Type(), depth+1) {
+					return true
+				}
+			}
+		case *types.Named:
+			if u.Obj().Pkg() != e.Pkg {
+				return false
+			}
+			seen[t] = true
+			return mentions(u.Underlying(), depth+1)
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if f := u.Field(i); (f.Exported() || f.Embedded()) && mentions(f.Type(), depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	params := func(sig *types.Signature) bool {
+		for i := 0; i < sig.Params().Len(); i++ {
+			if mentions(sig.Params().At(i).Type(), 0) {
+				return true
+			}
+		}
+		return false
+	}
+	exposed := false
+	scope := e.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch o := scope.Lookup(name).(type) {
+		case *types.Func:
+			exposed = o.Exported() && params(o.Signature())
+		case *types.Var:
+			exposed = o.Exported() && mentions(o.Type(), 0)
+		case *types.TypeName:
+			if o.Exported() {
+				if st, ok := o.Type().Underlying().(*types.Struct); ok {
+					exposed = mentions(st, 0)
+				}
+			}
+			if nt, ok := o.Type().(*types.Named); ok {
+				for i := 0; i < nt.NumMethods() && !exposed; i++ {
+					m := nt.Method(i)
+					exposed = m.Exported() && params(m.Signature())
+				}
+			}
+		}
+		if exposed {
+			break
+		}
+	}
+	if !exposed && e.Prog != nil {
+		if pkg := e.Prog.Package(e.Pkg); pkg != nil {
+			eachInstr(packageFuncs(e.Prog, pkg), func(_ *ssa.Function, instr ssa.Instruction) {
+				if ta, ok := instr.(*ssa.TypeAssert); ok && types.Identical(ta.AssertedType, n) {
+					exposed = true
+				}
+			})
+		}
+	}
+	if e.exposed == nil {
+		e.exposed = map[*types.Named]bool{}
+	}
+	e.exposed[n] = exposed
+	return exposed
 }

@@ -410,3 +410,60 @@ func (s *Server) FactoryOverDoerTwin(ctx context.Context) error {
 	page := repo.Pager(http.DefaultClient)
 	return page(ctx)
 }
+
+// --- A19: an unexported interface whose methods are all exported. A
+// type of any package fits it, and an exported constructor's parameter
+// lets another package hand one in (main passing its own purger): only
+// the package's own implementations are not all there is.
+
+type saver interface {
+	Save(ctx context.Context) error
+}
+
+type refundSaver struct{ db *sql.DB }
+
+func (r refundSaver) Save(ctx context.Context) error {
+	_, err := r.db.ExecContext(ctx, "UPDATE refunds SET saved = true WHERE id = $1 AND tenant_id = $2", 1, 7)
+	return err
+}
+
+// Saving holds a saver another package may choose.
+type Saving struct{ sv saver }
+
+// NewSaving takes the saver; nil means the package's own.
+func NewSaving(db *sql.DB, sv saver) *Saving {
+	if sv == nil {
+		sv = refundSaver{db: db}
+	}
+	return &Saving{sv: sv}
+}
+
+//agent:operable grant=Narrow
+func (s *Saving) Save(ctx context.Context) error {
+	return s.sv.Save(ctx) // want `Save calls Save through the interface a.saver, which the analysis cannot resolve`
+}
+
+// The same interface kept inside the package: only its own
+// implementations can be there.
+
+type keeper interface {
+	Keep(ctx context.Context) error
+}
+
+type refundKeeper struct{ db *sql.DB }
+
+func (r refundKeeper) Keep(ctx context.Context) error {
+	_, err := r.db.ExecContext(ctx, "UPDATE refunds SET kept = true WHERE id = $1 AND tenant_id = $2", 1, 7)
+	return err
+}
+
+// Keeping holds a keeper the package chooses.
+type Keeping struct{ kp keeper }
+
+// NewKeeping builds the package's own keeper.
+func NewKeeping(db *sql.DB) *Keeping { return &Keeping{kp: refundKeeper{db: db}} }
+
+//agent:operable grant=Narrow
+func (k *Keeping) Keep(ctx context.Context) error {
+	return k.kp.Keep(ctx)
+}
