@@ -80,6 +80,18 @@ func (e *Engine) invoke(c *ssa.CallCommon, pos token.Pos, fr *frame, out *collec
 			out.addPending(p)
 			return
 		}
+		if k, ok := rootTypeParam(c.Value.Type(), fr); ok {
+			// A value of a type parameter (a generic repository's DB
+			// field) in a body summarised for other packages: the
+			// shape's SQL runs whatever the type argument, and a type
+			// argument of the program's own (a wrapper that also
+			// deletes) adds what its method does at each instance.
+			p := Pending{Op: OpCallMethod, Param: typeArgBase + k, Name: m.Name(), InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module}
+			for _, a := range args {
+				p.Args = append(p.Args, e.recordArg(a))
+			}
+			out.addPending(p)
+		}
 		md(site)
 		site.handOffContexts()
 		return

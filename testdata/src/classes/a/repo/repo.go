@@ -219,3 +219,18 @@ func Pager(d Doer) func(ctx context.Context) error {
 		return resp.Body.Close()
 	}
 }
+
+// Execer runs a statement: *sql.DB, *sql.Tx, or a wrapper of the
+// program's own.
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// GenRepo is a generic repository over any Execer, kept in a field.
+type GenRepo[D Execer] struct{ DB D }
+
+// Archive archives one refund.
+func (r GenRepo[D]) Archive(ctx context.Context, id int64) error {
+	_, err := r.DB.ExecContext(ctx, "UPDATE refunds SET archived = true WHERE id = $1 AND tenant_id = $2", id, 7)
+	return err
+}
