@@ -311,7 +311,7 @@ func entWhere(v ssa.Value, run ssa.Instruction, depth int) bool {
 				continue
 			}
 			if fn := call.Call.StaticCallee(); fn != nil && fn.Name() == "Where" && len(call.Call.Args) > 1 && call.Call.Args[0] == v && dominates(call, run) {
-				if !emptyVariadic(call.Call.Args[1]) {
+				if nonEmptyVariadic(call.Call.Args[1]) {
 					return true
 				}
 			}
@@ -325,7 +325,7 @@ func entWhere(v ssa.Value, run ssa.Instruction, depth int) bool {
 	if fn == nil || fn.Signature.Recv() == nil || len(call.Call.Args) == 0 {
 		return false
 	}
-	if fn.Name() == "Where" && len(call.Call.Args) > 1 && !emptyVariadic(call.Call.Args[1]) {
+	if fn.Name() == "Where" && len(call.Call.Args) > 1 && nonEmptyVariadic(call.Call.Args[1]) {
 		return true
 	}
 	if types.Identical(fn.Signature.Recv().Type(), call.Type()) {
@@ -334,13 +334,6 @@ func entWhere(v ssa.Value, run ssa.Instruction, depth int) bool {
 	// The builder's origin: Update() or Delete() are unbounded; a
 	// builder made for one row (DeleteOneID) is bounded by it.
 	return strings.HasSuffix(fn.Name(), "OneID") || strings.HasSuffix(fn.Name(), "One")
-}
-
-// emptyVariadic reports whether v is the nil slice of a variadic call
-// with no arguments.
-func emptyVariadic(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
 }
 
 // dominates reports whether instruction a runs before b on every path to b.

@@ -434,14 +434,6 @@ func loadedRow(value ssa.Value) bool {
 	return false
 }
 
-// nonEmptyVariadic reports whether a variadic argument slice has elements.
-func nonEmptyVariadic(v ssa.Value) bool {
-	if c, ok := v.(*ssa.Const); ok && c.IsNil() {
-		return false
-	}
-	return true
-}
-
 // gormTableName is gorm's default naming: snake_case, last word plural.
 func gormTableName(name string) string {
 	var b strings.Builder

@@ -522,3 +522,20 @@ func BenignInterface(name string, extra map[string]bool) bool {
 	e := &Engine{Opts: Options{Benign: extra}}
 	return e.isBenign(name) || lib().readers[name]
 }
+
+// nonEmptyVariadic reports whether v, a variadic call's slice, holds at
+// least one argument: the array the call packs its arguments into. A
+// slice spread into the call (Where(preds...)) may be empty, and an
+// empty Where bounds nothing.
+func nonEmptyVariadic(v ssa.Value) bool {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.Low != nil || sl.High != nil {
+		return false
+	}
+	alloc, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	arr, ok := alloc.Type().(*types.Pointer).Elem().Underlying().(*types.Array)
+	return ok && arr.Len() > 0
+}

@@ -11,6 +11,7 @@ import (
 
 	"libmod/entsvc/ent"
 	"libmod/entsvc/ent/order"
+	"libmod/entsvc/ent/predicate"
 	"libmod/entsvc/ent/user"
 
 	"github.com/authvet/authvet/grant"
@@ -129,4 +130,23 @@ func (s *Server) WithCommitHook(ctx context.Context, name string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// A slice of predicates spread into Where may be empty: on that path the
+// delete has no WHERE. Predicates written out in the call bound it.
+//
+//agent:operable grant=Users
+func (s *Server) Prune(ctx context.Context, tenant int, scoped bool) error {
+	preds := []predicate.User{}
+	if scoped {
+		preds = []predicate.User{user.TenantID(tenant)}
+	}
+	_, err := s.c.User.Delete().Where(preds...).Exec(ctx) // want `Prune writes every row of "users"`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) PruneTwin(ctx context.Context, tenant int, name string) error {
+	_, err := s.c.User.Delete().Where(user.TenantID(tenant), user.Name(name)).Exec(ctx)
+	return err
 }
