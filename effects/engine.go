@@ -655,7 +655,11 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		out.add(e.unprovable(root.fn.Pos(), "returns a function value the analysis cannot resolve",
 			"return a closure or a function, or declare the calls with //agent:effect"))
 	}
-	if len(out.effects)+len(out.pending) > 0 || len(fs.callables) > 0 {
+	// A function value a library made from no function of the program
+	// (ent's sql.FieldEQ(name, v) predicate) does nothing when called:
+	// say so, so that callers resolve it.
+	madeByLib := fs.fromStd && len(fs.wrapped) == 0 && len(fs.returned)+len(fs.params)+len(fs.paramResults)+len(fs.elemParams)+len(fs.fieldParams) == 0
+	if len(out.effects)+len(out.pending) > 0 || len(fs.callables) > 0 || madeByLib && !fs.unresolved {
 		s.Returned = e.finish(out, e.pos(root.fn.Pos()))
 		s.ReturnedIndex = r
 	}
