@@ -73,6 +73,12 @@ func pgxLibrary() *Library {
 	}
 	l.IfaceModels[pgxPath+".Tx.CopyFrom"] = copyFromModel
 	l.IfaceModels[pgxPath+".Tx.SendBatch"] = sendBatchModel
+	// A batch's results read what SendBatch already sent (its model
+	// counts every queued statement); closing them releases the pool's
+	// connection.
+	for _, name := range []string{"Exec", "Query", "QueryRow", "Close"} {
+		l.IfaceModels[pgxPath+".BatchResults."+name] = func(*callSite) {}
+	}
 	for _, name := range []string{"Commit", "Rollback", "Begin", "Conn"} {
 		l.IfaceModels[pgxPath+".Tx."+name] = func(*callSite) {}
 	}

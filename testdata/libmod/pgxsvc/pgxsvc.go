@@ -143,3 +143,26 @@ func (s *Server) CountPayouts(ctx context.Context, tenant int64) int64 {
 func (s *Server) CountAudited(ctx context.Context) int64 {
 	return scanOne(auditedRow{pool: s.pool}) // want `CountAudited writes "payout_notes"`
 }
+
+// A batch sent on the pool: its statements count at SendBatch, and its
+// results read what was sent (on pgx v5.12 and later closing them runs
+// the connection's batch tracer, configured at start-up).
+//
+//agent:operable grant=Payouts
+func (s *Server) BatchOnPool(ctx context.Context, tenant, id int64) error {
+	b := &pgx.Batch{}
+	b.Queue("UPDATE payouts SET seen = true WHERE tenant_id = $1 AND id = $2", tenant, id)
+	return s.pool.SendBatch(ctx, b).Close()
+}
+
+//agent:operable grant=Payouts
+func (s *Server) BatchOnPoolOther(ctx context.Context, tenant, id int64) error {
+	b := &pgx.Batch{}
+	b.Queue("UPDATE refunds SET seen = true WHERE tenant_id = $1 AND id = $2", tenant, id)
+	br := s.pool.SendBatch(ctx, b) // want `BatchOnPoolOther writes "refunds"`
+	_, err := br.Exec()
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
