@@ -102,6 +102,9 @@ type sqStmt struct {
 	prefix  []Str
 	suffix  []Str
 	unknown bool
+	// source: the SELECT an INSERT takes its rows from
+	// (Insert(...).Select(sq.Select(...).From(...))).
+	source *sqStmt
 	// loop: the statement is the value of this phi again, around a loop
 	// (ins = ins.Values(...)), with only calls applied that change
 	// neither its kind, table, WHERE, prefix nor suffix.
@@ -250,6 +253,14 @@ func (e *Engine) sqCall(callee *ssa.Function, args []ssa.Value, fr *frame, depth
 			st.table = str(1)
 		case name == "FromSelect":
 			st.unknown = true
+		case name == "Select" && recvType == "InsertBuilder":
+			// INSERT ... SELECT: the rows come from the select, whose
+			// table and WHERE are read like any other statement's.
+			if src := e.sqChain(args[1], fr, depth+1); len(src) == 1 && !src[0].unknown && src[0].loop == nil && src[0].kind == "SELECT" {
+				st.source = &src[0]
+			} else {
+				st.unknown = true
+			}
 		case name == "Where":
 			if w, ok := e.sqPredicate(args, fr); ok {
 				st.where = append(st.where, w)
@@ -409,7 +420,12 @@ func (st sqStmt) render() Str {
 	}
 	switch st.kind {
 	case "INSERT", "REPLACE":
-		s = concatStr(concatStr(concatStr(s, litStr(st.kind+" INTO ")), st.table), litStr(" VALUES (?)"))
+		s = concatStr(concatStr(s, litStr(st.kind+" INTO ")), st.table)
+		if st.source != nil {
+			s = concatStr(concatStr(s, litStr(" ")), st.source.render())
+		} else {
+			s = concatStr(s, litStr(" VALUES (?)"))
+		}
 	case "UPDATE":
 		s = concatStr(concatStr(concatStr(s, litStr("UPDATE ")), st.table), litStr(" SET x = ?"))
 	case "DELETE":

@@ -195,3 +195,22 @@ func (s *Server) CloseOr(ctx context.Context, tenant, id string) error {
 	_, err := psql.Update("orders").Set("closed", true).Where(sq.Or{sq.Eq{"tenant_id": tenant}, sq.Eq{"id": id}}).RunWith(s.db).ExecContext(ctx) // want `CloseOr runs a raw query on "orders" with no tenant predicate`
 	return err
 }
+
+// INSERT ... SELECT: the rows come from the select, read like any other
+// statement: its table and its tenant predicate.
+//
+//agent:operable grant=Orders
+func (s *Server) CopyByStatus(ctx context.Context, status string) error {
+	_, err := sq.Insert("orders").Columns("ref", "kind").
+		Select(sq.Select("id", "'copy'").From("archived_orders").Where("status = ?", status)).
+		PlaceholderFormat(sq.Dollar).RunWith(s.db).ExecContext(ctx) // want `CopyByStatus runs a raw query on "archived_orders" with no tenant predicate`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) CopyByStatusTwin(ctx context.Context, tenant int64, status string) error {
+	_, err := sq.Insert("orders").Columns("ref", "kind").
+		Select(sq.Select("id", "'copy'").From("archived_orders").Where(sq.Eq{"tenant_id": tenant, "status": status})).
+		PlaceholderFormat(sq.Dollar).RunWith(s.db).ExecContext(ctx)
+	return err
+}
