@@ -2,6 +2,7 @@ package effects
 
 import (
 	"go/types"
+	"reflect"
 	"strings"
 	"unicode"
 
@@ -548,7 +549,24 @@ func (e *Engine) gormAssociations(c *callSite, value ssa.Value, fr *frame) {
 		if table, ok := e.gormTable(gormState{model: ft}, nil); ok {
 			c.add(Write, table, TypeResolved)
 		}
+		// A many-to-many association also writes its join table
+		// (`gorm:"many2many:member_teams"`).
+		if join := gormJoinTable(st.Tag(i)); join != "" {
+			c.add(Write, join, TypeResolved)
+		}
 	}
+}
+
+// gormJoinTable is the join table a field's gorm tag names with
+// many2many, or "".
+func gormJoinTable(tag string) string {
+	for _, part := range strings.Split(reflect.StructTag(tag).Get("gorm"), ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "many2many") {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // modelType reports whether a field's type is an associated model: a

@@ -397,3 +397,27 @@ func (s *Server) CountRowsTwin(w http.ResponseWriter, r *http.Request) {
 func (s *Server) CountRowsAudited(w http.ResponseWriter, r *http.Request) {
 	scanCount(auditingRow{conn: s.conn}) // want `CountRowsAudited writes "payouts"`
 }
+
+// --- C41: a many-to-many association: Create also writes its join table.
+
+// Batch is a refund row with the payouts it covers, joined through
+// refund_payouts.
+type Batch struct {
+	ID       int
+	TenantID int
+	Payouts  []Payout `gorm:"many2many:refund_payouts;"`
+}
+
+func (Batch) TableName() string { return "refunds" }
+
+//agent:operable grant=Wide
+func (s *Server) GormManyToMany(ctx context.Context) error {
+	return s.gdb.Create(&Batch{TenantID: 1, Payouts: []Payout{{Amount: 5}}}).Error // want `GormManyToMany writes "refund_payouts"`
+}
+
+// The same value without its payouts writes no association.
+//
+//agent:operable grant=Wide
+func (s *Server) GormManyToManyTwin(ctx context.Context) error {
+	return s.gdb.Create(&Batch{TenantID: 1}).Error
+}
