@@ -549,6 +549,19 @@ func (e *Engine) gormAssociations(c *callSite, value ssa.Value, fr *frame) {
 		if table, ok := e.gormTable(gormState{model: ft}, nil); ok {
 			c.add(Write, table, TypeResolved)
 		}
+		// gorm runs the associated model's own save hooks (its
+		// AfterCreate writing an audit row) on the rows it upserts.
+		if e.Prog != nil {
+			rt := rowType(ft)
+			if _, isPtr := rt.(*types.Pointer); !isPtr {
+				rt = types.NewPointer(rt)
+			}
+			for _, name := range gormHooks["create"] {
+				if obj, fn := e.methodOf(rt, name); obj != nil {
+					e.callObjOrWrapper(obj, fn, []binding{{}}, c.pos, c.fr, c.out)
+				}
+			}
+		}
 		// A many-to-many association also writes its join table
 		// (`gorm:"many2many:member_teams"`).
 		if join := gormJoinTable(st.Tag(i)); join != "" {

@@ -421,3 +421,37 @@ func (s *Server) GormManyToMany(ctx context.Context) error {
 func (s *Server) GormManyToManyTwin(ctx context.Context) error {
 	return s.gdb.Create(&Batch{TenantID: 1}).Error
 }
+
+// --- C42: the associated model's own hooks run on the rows gorm upserts.
+
+// TicketNote is a refund note whose AfterCreate audits it.
+type TicketNote struct {
+	ID       int
+	TicketID int
+	Body     string
+}
+
+func (TicketNote) TableName() string { return "refund_notes" }
+
+func (n *TicketNote) AfterCreate(tx *gorm.DB) error {
+	return tx.Exec("INSERT INTO audit_log (what) VALUES ('note')").Error
+}
+
+// Ticket is a refund row with its notes.
+type Ticket struct {
+	ID       int
+	TenantID int
+	Notes    []TicketNote
+}
+
+func (Ticket) TableName() string { return "refunds" }
+
+//agent:operable grant=Narrow
+func (s *Server) GormAssocHook(ctx context.Context) error {
+	return s.gdb.Create(&Ticket{TenantID: 1, Notes: []TicketNote{{Body: "x"}}}).Error // want `GormAssocHook writes "audit_log"`
+}
+
+//agent:operable grant=Wide
+func (s *Server) GormAssocHookTwin(ctx context.Context) error {
+	return s.gdb.Create(&Ticket{TenantID: 1, Notes: []TicketNote{{Body: "x"}}}).Error
+}
