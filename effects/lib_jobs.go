@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -199,17 +200,13 @@ func riverInsertMany(argIdx int, name, txVariant string) model {
 	}
 }
 
-// insertManyKinds finds the Args stored into the elements of a local
-// []river.InsertManyParams literal.
+// insertManyKinds finds the Args of every element of the
+// []river.InsertManyParams handed to InsertMany: a local literal, a slice
+// made and appended to (in a loop too), or filled by index. Every element
+// must be one the analysis reads: an element stored from anything else
+// (a parameter, another function's result), or a slice handed to other
+// code that may fill it, makes the kinds not visible.
 func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
-	sl, ok := v.(*ssa.Slice)
-	if !ok {
-		return Str{}, false
-	}
-	alloc, ok := sl.X.(*ssa.Alloc)
-	if !ok {
-		return Str{}, false
-	}
 	var kinds Str
 	found := false
 	argsOf := func(elem ssa.Value) {
@@ -234,20 +231,98 @@ func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
 			}
 		}
 	}
-	for _, r := range *alloc.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
+	// The slice values the kinds come through: the literal's arrays and
+	// slices, makes, appends and the phis of a loop.
+	seen := map[ssa.Value]bool{}
+	var elems func(v ssa.Value, depth int) bool
+	elems = func(v ssa.Value, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, ed := range v.Edges {
+				if !elems(ed, depth+1) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Const:
+			return v.IsNil() // a nil slice holds nothing
+		case *ssa.Slice:
+			alloc, ok := v.X.(*ssa.Alloc)
+			if ok {
+				seen[alloc] = true
+			}
+			return ok
+		case *ssa.MakeSlice:
+			return true
+		case *ssa.Call:
+			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Call.Args) == 2 {
+				return elems(v.Call.Args[0], depth+1) && elems(v.Call.Args[1], depth+1)
+			}
+		}
+		return false
+	}
+	if !elems(v, 0) {
+		return Str{}, false
+	}
+	// Every use of those values: elements stored (fields set in place,
+	// or whole elements copied from local composite literals), the
+	// chain itself, len and cap, River's call. Anything else (a helper
+	// handed the slice, an alias kept elsewhere) may fill it out of sight.
+	for x := range seen {
+		if _, isConst := x.(*ssa.Const); isConst {
 			continue
 		}
-		argsOf(ia) // fields set in place
-		for _, r2 := range *ia.Referrers() {
-			// or a whole element copied from a local composite literal
-			if st, ok := r2.(*ssa.Store); ok && st.Addr == ia {
-				if load, ok := st.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
-					if local, ok := load.X.(*ssa.Alloc); ok {
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.IndexAddr:
+				argsOf(r)
+				for _, r2 := range *r.Referrers() {
+					st, ok := r2.(*ssa.Store)
+					if !ok || st.Addr != r {
+						continue
+					}
+					switch val := st.Val.(type) {
+					case *ssa.UnOp:
+						local, ok := val.X.(*ssa.Alloc)
+						if val.Op != token.MUL || !ok {
+							return Str{}, false
+						}
 						argsOf(local)
+					case *ssa.Const:
+					default:
+						return Str{}, false
 					}
 				}
+			case *ssa.DebugRef:
+			case *ssa.Phi, *ssa.Slice:
+				if !seen[r.(ssa.Value)] {
+					return Str{}, false
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok {
+					if b.Name() == "len" || b.Name() == "cap" || b.Name() == "append" && seen[r] {
+						continue
+					}
+					return Str{}, false
+				}
+				if fn := r.Call.StaticCallee(); fn != nil {
+					if obj := funcObject(fn); obj != nil && obj.Pkg() != nil && strings.HasPrefix(obj.Pkg().Path(), riverPath) {
+						continue // the InsertMany call itself
+					}
+				}
+				if r.Call.IsInvoke() && strings.HasPrefix(qualifiedName(r.Call.Value.Type()), riverPath) {
+					continue
+				}
+				return Str{}, false
+			default:
+				return Str{}, false
 			}
 		}
 	}

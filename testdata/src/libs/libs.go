@@ -286,3 +286,42 @@ func (s *Server) ThroughHelper(ctx context.Context) error {
 	s.enqueue(ctx, ReceiptArgs{})
 	return s.enqueue(ctx, RefundArgs{}) // want `ThroughHelper starts job "issue_refund"`
 }
+
+// InsertMany with the params appended in a loop: every element is a
+// literal whose Args the analysis reads. Params a helper fills are out of
+// sight.
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyLoop(ctx context.Context, ids []int) error {
+	params := make([]river.InsertManyParams, 0, len(ids))
+	for _, id := range ids {
+		params = append(params, river.InsertManyParams{Args: RefundArgs{OrderID: id}})
+	}
+	_, err := s.river.InsertMany(ctx, params) // want `RiverManyLoop starts job "issue_refund"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyLoopTwin(ctx context.Context, ids []int) error {
+	var params []river.InsertManyParams
+	for _, id := range ids {
+		params = append(params, river.InsertManyParams{Args: ReceiptArgs{OrderID: id}})
+	}
+	_, err := s.river.InsertMany(ctx, params)
+	return err
+}
+
+func fillParams(ps []river.InsertManyParams) {
+	for i := range ps {
+		ps[i] = river.InsertManyParams{Args: RefundArgs{OrderID: i}}
+	}
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyHelper(ctx context.Context) error {
+	params := make([]river.InsertManyParams, 2)
+	params[0] = river.InsertManyParams{Args: ReceiptArgs{OrderID: 1}}
+	fillParams(params)
+	_, err := s.river.InsertMany(ctx, params) // want `RiverManyHelper inserts River jobs whose args types are not visible`
+	return err
+}
