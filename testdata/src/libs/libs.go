@@ -325,3 +325,15 @@ func (s *Server) RiverManyHelper(ctx context.Context) error {
 	_, err := s.river.InsertMany(ctx, params) // want `RiverManyHelper inserts River jobs whose args types are not visible`
 	return err
 }
+
+// An element of the literal handed in by the caller: its kind is out of
+// sight, whatever the other elements say.
+//
+//agent:operable grant=Orders
+func (s *Server) RiverManyMixed(ctx context.Context, extra river.InsertManyParams) error {
+	_, err := s.river.InsertMany(ctx, []river.InsertManyParams{ // want `RiverManyMixed inserts River jobs whose args types are not visible`
+		{Args: ReceiptArgs{OrderID: 1}},
+		extra,
+	})
+	return err
+}
