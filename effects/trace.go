@@ -1202,6 +1202,18 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 		}
 		return
 	}
+	switch sl.(type) {
+	case *ssa.Phi, *ssa.Call:
+		// A slice built by appends (steps = append(steps, func() {...})
+		// in a loop): the elements of every slice the appends and phis
+		// join, provided nothing else can reach them.
+		if els, ok := appendedElems(sl); ok {
+			for _, el := range els {
+				e.collectFuncs(el, fr, fs, depth+1)
+			}
+			return
+		}
+	}
 	els := sliceElems(sl)
 	if els == nil {
 		fs.unresolved = true
@@ -1210,6 +1222,90 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 	for _, el := range els {
 		e.collectFuncs(el, fr, fs, depth+1)
 	}
+}
+
+// appendedElems returns the elements of a slice built only by append, in
+// one function: the phis and appends that join nil, slice literals and
+// appended arguments. It fails when a value of the chain is used any
+// other way than appended to, ranged over, indexed for a read, or
+// measured: a helper it is handed, or a store into an element, may
+// change what it holds out of sight.
+func appendedElems(v ssa.Value) ([]ssa.Value, bool) {
+	seen := map[ssa.Value]bool{}
+	var els []ssa.Value
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if depth > 16 {
+			return false
+		}
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Const:
+			return v.IsNil()
+		case *ssa.Phi:
+			for _, ed := range v.Edges {
+				if !walk(ed, depth+1) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Call:
+			b, ok := v.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "append" || len(v.Call.Args) != 2 {
+				return false
+			}
+			return walk(v.Call.Args[0], depth+1) && walk(v.Call.Args[1], depth+1)
+		case *ssa.Slice:
+			xs := sliceElems(v)
+			if xs == nil {
+				return false
+			}
+			els = append(els, xs...)
+			return true
+		}
+		return false
+	}
+	if !walk(v, 0) {
+		return nil, false
+	}
+	for x := range seen {
+		if _, ok := x.(*ssa.Const); ok {
+			continue
+		}
+		if _, ok := x.(*ssa.Slice); ok {
+			continue // a literal's elements: read by sliceElems
+		}
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Phi:
+				if !seen[r] {
+					return nil, false
+				}
+			case *ssa.Call:
+				b, ok := r.Call.Value.(*ssa.Builtin)
+				if !ok {
+					return nil, false
+				}
+				if b.Name() == "len" || b.Name() == "cap" || b.Name() == "append" && seen[r] {
+					continue
+				}
+				return nil, false
+			case *ssa.IndexAddr:
+				for _, r2 := range *r.Referrers() {
+					if u, ok := r2.(*ssa.UnOp); !ok || u.Op != token.MUL {
+						return nil, false
+					}
+				}
+			case *ssa.Range, *ssa.DebugRef:
+			default:
+				return nil, false
+			}
+		}
+	}
+	return els, true
 }
 
 // pkgOf is the package whose code fn is: an instance of a generic
