@@ -461,9 +461,9 @@ func (e *Engine) closedIface(t types.Type, m *types.Func, args []binding, pos to
 	}
 	// An unexported interface whose methods are all exported is closed
 	// only while no other package can hand in a value of it: it is in no
-	// parameter of an exported function or method, no exported field or
-	// variable, and the package asserts no value to it. Otherwise a type
-	// of any package may fit it (h.New(db, evil.Purge{})).
+	// parameter of an exported function or method, and no exported field
+	// or variable. Otherwise a type of any package may fit it
+	// (h.New(db, evil.Purge{})).
 	if !closed && !n.Obj().Exported() {
 		closed = !e.ifaceExposed(n)
 	}
@@ -835,8 +835,10 @@ func (e *Engine) benignShape(t types.Type) bool {
 
 // ifaceExposed reports whether another package can hand this package a
 // value of its unexported interface n: through a parameter of an
-// exported function or method, an exported field or variable, or a value
-// the package asserts to n.
+// exported function or method, or an exported field or variable. (A
+// value the package asserts to n from any, as go-querystring asserts a
+// field to its zeroable, counts the package's own implementations, as
+// contracts do: README, Limits.)
 func (e *Engine) ifaceExposed(n *types.Named) bool {
 	if v, ok := e.exposed[n]; ok {
 		return v
@@ -914,15 +916,6 @@ func (e *Engine) ifaceExposed(n *types.Named) bool {
 		}
 		if exposed {
 			break
-		}
-	}
-	if !exposed && e.Prog != nil {
-		if pkg := e.Prog.Package(e.Pkg); pkg != nil {
-			eachInstr(packageFuncs(e.Prog, pkg), func(_ *ssa.Function, instr ssa.Instruction) {
-				if ta, ok := instr.(*ssa.TypeAssert); ok && types.Identical(ta.AssertedType, n) {
-					exposed = true
-				}
-			})
 		}
 	}
 	if e.exposed == nil {
