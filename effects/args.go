@@ -45,6 +45,8 @@ func argTable() map[string]int {
 	add(1, "req", h+".Client.Do")
 	add(1, "req", h+".Transport.RoundTrip")
 
+	add(0, "s", "strings.TrimSpace")
+
 	// The standard library's ways to run a function later.
 	add(1, "f", "time.AfterFunc", "context.AfterFunc")
 	add(1, "f", "sync.WaitGroup.Go")

@@ -35,7 +35,9 @@ func stdLibrary() *Library {
 			"html/template.Template.ExecuteTemplate": templateExecute(arg("html/template.Template.ExecuteTemplate.data")),
 			"sync.Pool.Get":                          poolGet,
 		},
-		Strings: map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions},
+		Strings: map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions,
+			// Leading and trailing white space is no part of a statement.
+			"strings.TrimSpace": passThrough(arg("strings.TrimSpace.s"))},
 		// What the packages that take any the most call on it: fmt and
 		// log format it (Formatter, Stringer, error), slog also asks for
 		// a LogValuer and its JSON handler marshals, encoding/json

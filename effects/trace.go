@@ -142,6 +142,32 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 			return s
 		}
 	}
+	if h == handleString {
+		// A statement from a map of them (ops[op], q, ok := ops[op]):
+		// every value of a map only its declaration fills.
+		var lk *ssa.Lookup
+		switch x := v.(type) {
+		case *ssa.Lookup:
+			if !x.CommaOk {
+				lk = x
+			}
+		case *ssa.Extract:
+			if l, ok := x.Tuple.(*ssa.Lookup); ok && x.Index == 0 {
+				lk = l
+			}
+		}
+		if lk != nil {
+			if _, isMap := lk.X.Type().Underlying().(*types.Map); isMap {
+				if vals, ok := e.mapValues(lk.X, fr); ok {
+					var s Str
+					for _, b := range vals {
+						s = unionStr(s, e.trace(b.v, b.fr, h))
+					}
+					return s
+				}
+			}
+		}
+	}
 	if s, ok := e.traceReturned(v, fr, h); ok {
 		return s
 	}

@@ -300,3 +300,44 @@ func (s *Server) ConstMethodTable(w http.ResponseWriter, r *http.Request) {
 	insert(s, Refund{})
 	insert(s, Ledger{}) // want `ConstMethodTable writes "ledger"`
 }
+
+// A map of statements only its declaration fills: every statement in it
+// is one the lookup may run. An exported map may be changed by any
+// importer.
+
+var refundOps = map[string]string{
+	"draft": "INSERT INTO refunds (tenant_id, amount) VALUES ($1, $2)",
+	"note":  "INSERT INTO refund_notes (tenant_id, body) VALUES ($1, $2)",
+}
+
+var payoutOps = map[string]string{
+	"draft": "INSERT INTO refunds (tenant_id, amount) VALUES ($1, $2)",
+	"pay":   "UPDATE payouts SET paid = true WHERE tenant_id = $1 AND id = $2",
+}
+
+// ExportedOps is set up here, but any importer may change it.
+var ExportedOps = map[string]string{
+	"draft": "INSERT INTO refunds (tenant_id, amount) VALUES ($1, $2)",
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) OpByName(ctx context.Context, op string) error {
+	q, ok := refundOps[op]
+	if !ok {
+		return fmt.Errorf("unknown op %q", op)
+	}
+	_, err := s.db.ExecContext(ctx, strings.TrimSpace(q), 1, 2)
+	return err
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) PayoutOpByName(ctx context.Context, op string) error {
+	_, err := s.db.ExecContext(ctx, payoutOps[op], 1, 2) // want `PayoutOpByName writes "payouts"`
+	return err
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) ExportedOpByName(ctx context.Context, op string) error {
+	_, err := s.db.ExecContext(ctx, ExportedOps[op], 1, 2) // want `ExportedOpByName runs SQL text that is not constant`
+	return err
+}
