@@ -374,7 +374,10 @@ func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 				}
 			}
 		case *ssa.Call:
-			if !e.stdCallee(r.Call) && (len(at) == 0 || r != at[0] || !e.analysedCallee(r.Call) || !handedOnce(r.Call, v)) {
+			if e.stdCallee(r.Call) || len(at) > 0 && r == at[0] && e.analysedCallee(r.Call) && handedOnce(r.Call, v) {
+				continue
+			}
+			if !e.localParamUnchanged(r.Call, v, 0) {
 				return false
 			}
 		case *ssa.MakeInterface:
@@ -384,6 +387,50 @@ func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
 			return false
+		}
+	}
+	return true
+}
+
+// localParamUnchanged reports whether a static call to a function of
+// this package hands it v only as parameters that function uses where
+// nothing can change the client's fields (a send helper that only calls
+// c.Do): the same rule, a few calls deep, without a send to judge.
+func (e *Engine) localParamUnchanged(c ssa.CallCommon, v ssa.Value, depth int) bool {
+	callee := c.StaticCallee()
+	if depth > 3 || c.IsInvoke() || callee == nil || callee.Parent() != nil || pkgOf(callee) != e.Pkg || len(callee.Blocks) == 0 || c.Value == v {
+		return false
+	}
+	for i, a := range c.Args {
+		if a != v {
+			continue
+		}
+		if i >= len(callee.Params) {
+			return false
+		}
+		p := callee.Params[i]
+		for _, r := range *p.Referrers() {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				for _, r2 := range *r.Referrers() {
+					switch r2.(type) {
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return false
+					}
+				}
+			case *ssa.Call:
+				if !e.stdCallee(r.Call) && !e.localParamUnchanged(r.Call, p, depth+1) {
+					return false
+				}
+			case *ssa.MakeInterface:
+				if !onlyInvoked(r) {
+					return false
+				}
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				return false
+			}
 		}
 	}
 	return true

@@ -205,3 +205,55 @@ func (s *Server) HandedClientTwiceTwin(w http.ResponseWriter, r *http.Request) {
 	req, _ := http.NewRequestWithContext(r.Context(), "POST", "https://api.stripe.com/v1/refunds", nil)
 	httpx.SendVia(&http.Client{Timeout: time.Second}, &http.Client{}, req)
 }
+
+// --- J34: a client kept in an unexported field and handed to a helper
+// of the package: one that only sends through it leaves the field's
+// client as its stores say; one that changes it rewires every send
+// through the field.
+
+type partnerAPI struct{ hc *http.Client }
+
+func newPartnerAPI() *partnerAPI { return &partnerAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func postVia(c *http.Client, u string) {
+	req, _ := http.NewRequest(http.MethodPost, u, nil)
+	c.Do(req)
+}
+
+func (a *partnerAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+func (a *partnerAPI) refund() { postVia(a.hc, "https://api.stripe.com/v1/refunds") }
+
+type tunedAPI struct{ hc *http.Client }
+
+func newTunedAPI() *tunedAPI { return &tunedAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func tuneVia(c *http.Client) { c.Transport = relay{} }
+
+func (a *tunedAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+func (a *tunedAPI) tune() { tuneVia(a.hc) }
+
+type Partners struct {
+	partner *partnerAPI
+	tuned   *tunedAPI
+}
+
+//agent:operable grant=Egress
+func (p *Partners) FieldClientHelperTwin(w http.ResponseWriter, r *http.Request) {
+	p.partner.charge(r)
+	p.partner.refund()
+}
+
+//agent:operable grant=Egress
+func (p *Partners) FieldClientHelperTuned(w http.ResponseWriter, r *http.Request) {
+	p.tuned.charge(r) // want `FieldClientHelperTuned sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+var _ = []any{newPartnerAPI, newTunedAPI, (*tunedAPI).tune}
