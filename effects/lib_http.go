@@ -381,10 +381,41 @@ func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 				return false
 			}
 		case *ssa.MakeInterface:
-			if !onlyInvoked(r) {
+			if !e.invokedOnly(r, 0) {
 				return false
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// invokedOnly reports whether the interface value v (a client converted
+// to a Doer) is only called through, here or in the parameters of the
+// package's functions it is handed to (postJSON(ctx, s.hc, ...) calling
+// d.Do): it goes nowhere that could change the client.
+func (e *Engine) invokedOnly(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if r.Call.IsInvoke() && r.Call.Value == v && !slices.Contains(r.Call.Args, v) {
+				continue
+			}
+			callee := r.Call.StaticCallee()
+			if r.Call.IsInvoke() || callee == nil || callee.Parent() != nil || pkgOf(callee) != e.Pkg || len(callee.Blocks) == 0 || r.Call.Value == v {
+				return false
+			}
+			for i, a := range r.Call.Args {
+				if a == v && (i >= len(callee.Params) || !e.invokedOnly(callee.Params[i], depth+1)) {
+					return false
+				}
+			}
+		case *ssa.DebugRef:
 		default:
 			return false
 		}
@@ -424,7 +455,7 @@ func (e *Engine) localParamUnchanged(c ssa.CallCommon, v ssa.Value, depth int) b
 					return false
 				}
 			case *ssa.MakeInterface:
-				if !onlyInvoked(r) {
+				if !e.invokedOnly(r, depth+1) {
 					return false
 				}
 			case *ssa.UnOp, *ssa.DebugRef:

@@ -257,3 +257,56 @@ func (p *Partners) FieldClientHelperTuned(w http.ResponseWriter, r *http.Request
 }
 
 var _ = []any{newPartnerAPI, newTunedAPI, (*tunedAPI).tune}
+
+// --- J35: the field's client handed to a helper as an interface it only
+// calls through; a helper that asserts it back to the client and changes
+// it rewires the field.
+
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+type ledgerAPI struct{ hc *http.Client }
+
+func newLedgerAPI() *ledgerAPI { return &ledgerAPI{hc: &http.Client{Timeout: 5 * time.Second}} }
+
+func postDoer(d Doer, u string) {
+	req, _ := http.NewRequest(http.MethodPost, u, nil)
+	d.Do(req)
+}
+
+type unwrappedAPI struct{ hc *http.Client }
+
+func newUnwrappedAPI() *unwrappedAPI {
+	return &unwrappedAPI{hc: &http.Client{Timeout: 5 * time.Second}}
+}
+
+func unwrapVia(d Doer) {
+	if c, ok := d.(*http.Client); ok {
+		c.Transport = relay{}
+	}
+}
+
+func (a *unwrappedAPI) charge(r *http.Request) {
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://api.stripe.com/v1/charges", nil)
+	a.hc.Do(req)
+}
+
+func (a *unwrappedAPI) tune() { unwrapVia(a.hc) }
+
+type Ledgers struct {
+	ledger    *ledgerAPI
+	unwrapped *unwrappedAPI
+}
+
+//agent:operable grant=Egress
+func (l *Ledgers) FieldClientDoerTwin(w http.ResponseWriter, r *http.Request) {
+	postDoer(l.ledger.hc, "https://api.stripe.com/v1/refunds")
+}
+
+//agent:operable grant=Egress
+func (l *Ledgers) FieldClientDoerUnwrapped(w http.ResponseWriter, r *http.Request) {
+	l.unwrapped.charge(r) // want `FieldClientDoerUnwrapped sends a request through an \*http.Client whose Transport the analysis cannot see`
+}
+
+var _ = []any{newLedgerAPI, newUnwrappedAPI, (*unwrappedAPI).tune}
