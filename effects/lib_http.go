@@ -363,6 +363,12 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 // at, as for clientFieldStores, is a call being resolved that may take
 // the client.
 func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
+	return e.clientUnchangedIn(v, at, 0)
+}
+
+// clientUnchangedIn is clientUnchanged, depth calls into the package's
+// helpers the client was handed to.
+func (e *Engine) clientUnchangedIn(v ssa.Value, at []ssa.Instruction, depth int) bool {
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
@@ -377,11 +383,11 @@ func (e *Engine) clientUnchanged(v ssa.Value, at ...ssa.Instruction) bool {
 			if e.stdCallee(r.Call) || len(at) > 0 && r == at[0] && e.analysedCallee(r.Call) && handedOnce(r.Call, v) {
 				continue
 			}
-			if !e.localParamUnchanged(r.Call, v, 0) {
+			if !e.localParamUnchanged(r.Call, v, depth) {
 				return false
 			}
 		case *ssa.MakeInterface:
-			if !e.invokedOnly(r, 0) {
+			if !e.invokedOnly(r, depth) {
 				return false
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -433,35 +439,8 @@ func (e *Engine) localParamUnchanged(c ssa.CallCommon, v ssa.Value, depth int) b
 		return false
 	}
 	for i, a := range c.Args {
-		if a != v {
-			continue
-		}
-		if i >= len(callee.Params) {
+		if a == v && (i >= len(callee.Params) || !e.clientUnchangedIn(callee.Params[i], nil, depth+1)) {
 			return false
-		}
-		p := callee.Params[i]
-		for _, r := range *p.Referrers() {
-			switch r := r.(type) {
-			case *ssa.FieldAddr:
-				for _, r2 := range *r.Referrers() {
-					switch r2.(type) {
-					case *ssa.UnOp, *ssa.DebugRef:
-					default:
-						return false
-					}
-				}
-			case *ssa.Call:
-				if !e.stdCallee(r.Call) && !e.localParamUnchanged(r.Call, p, depth+1) {
-					return false
-				}
-			case *ssa.MakeInterface:
-				if !e.invokedOnly(r, depth+1) {
-					return false
-				}
-			case *ssa.UnOp, *ssa.DebugRef:
-			default:
-				return false
-			}
 		}
 	}
 	return true

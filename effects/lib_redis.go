@@ -21,6 +21,8 @@ const redisPath = "github.com/redis/go-redis/v9"
 
 func redisLibrary() *Library {
 	const p = redisPath
+	redisScript := redisAny("runs a Redis script, which may run any command,", "declare the statement with //agent:effect")
+	redisProcess := redisAny("runs a Redis command built by hand through Process", "call the command's own method, or declare the statement with //agent:effect")
 	l := &Library{
 		Name:         "go-redis",
 		Models:       map[string]model{},
@@ -113,26 +115,18 @@ func redisDo(argsAt int) model {
 	}
 }
 
-// redisScript is Eval, EvalSha, EvalRO, FCall: a script may run any
-// command, a configured one too.
-func redisScript(c *callSite) {
-	if sinks := c.e.redisSinks(); len(sinks) > 0 {
-		c.unprovable("runs a Redis script, which may run a command configured as a sink ("+strings.Join(sinks, ", ")+")",
-			"declare the statement with //agent:effect")
-		return
+// redisAny is a call that may run any command, a configured one too:
+// Eval, EvalSha, EvalRO, FCall (a script), Process (a command built by
+// hand, redis.NewIntCmd(ctx, "lpush", ...)). While commands are
+// configured as sinks it is unprovable.
+func redisAny(what, fix string) model {
+	return func(c *callSite) {
+		if sinks := c.e.redisSinks(); len(sinks) > 0 {
+			c.unprovable(what+" while commands are configured as sinks ("+strings.Join(sinks, ", ")+")", fix)
+			return
+		}
+		c.handOffArgs(1)
 	}
-	c.handOffArgs(1)
-}
-
-// redisProcess is Process(ctx, cmd): a command built by hand may be any
-// command, a configured one too.
-func redisProcess(c *callSite) {
-	if sinks := c.e.redisSinks(); len(sinks) > 0 {
-		c.unprovable("runs a Redis command built by hand through Process while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
-			"call the command's own method, or declare the statement with //agent:effect")
-		return
-	}
-	c.handOffArgs(1)
 }
 
 // redisQueueCommands put work where another service may consume it: a
