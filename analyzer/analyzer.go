@@ -422,8 +422,10 @@ func (a *run) analyse() {
 			var f KeepsFact
 			return fn.Pkg() != a.pass.Pkg && a.pass.ImportPackageFact(fn.Pkg(), &f) && resultKept(&f, t)
 		},
-		LocalSource:          localSource(a.pass),
-		DefaultClientRewired: DefaultClientRewired,
+		LocalSource: localSource(a.pass),
+		// The whole program's rewiring (a driver that loads it), or this
+		// package's own (under go vet, what the package itself does).
+		DefaultClientRewired: DefaultClientRewired || RewiresDefaultClient(a.pass.Files, a.pass.TypesInfo),
 	}
 	eng.ErrorsActDeps, eng.ContextsActDeps = actsDeps(a.pass)
 	eng.EntConsts = entConsts(a.pass)

@@ -39,7 +39,7 @@ func run(t *testing.T, pkgs ...string) {
 
 func TestSQL(t *testing.T) { run(t, "sqlfix") }
 
-func TestHTTP(t *testing.T)         { run(t, "httpfix", "httpfix/protocol") }
+func TestHTTP(t *testing.T)         { run(t, "httpfix", "httpfix/protocol", "httpfix/proxyenv") }
 func TestConcurrency(t *testing.T)  { run(t, "concurrency") }
 func TestDynamic(t *testing.T)      { run(t, "dynamic") }
 func TestHatch(t *testing.T)        { run(t, "hatch") }

@@ -2,7 +2,10 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
+	"strings"
+
 	"golang.org/x/tools/go/packages"
 )
 
@@ -19,8 +22,9 @@ var DefaultClientRewired bool
 // change where http.DefaultClient sends: a store to the variable, to what
 // it points to, or to its Transport or CheckRedirect; to
 // http.DefaultTransport, or to the proxy or dial functions of the
-// transport it holds, or a RegisterProtocol on that transport. (Tuning a
-// pool size or a timeout changes nothing.)
+// transport it holds, or a RegisterProtocol on that transport, or a
+// proxy set in the environment (os.Setenv("HTTPS_PROXY", ...)). (Tuning
+// a pool size or a timeout changes nothing.)
 func RewiresDefaultClient(files []*ast.File, info *types.Info) bool {
 	if info == nil {
 		return false
@@ -37,6 +41,15 @@ func RewiresDefaultClient(files []*ast.File, info *types.Info) bool {
 				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "RegisterProtocol" {
 					if fn, ok := info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" && defaultHTTPVar(sel.X, info) {
 						found = true
+					}
+				}
+				// os.Setenv("HTTPS_PROXY", ...): the default transport's
+				// ProxyFromEnvironment sends every request there.
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Setenv" && len(call.Args) == 2 {
+					if fn, ok := info.Uses[sel.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" {
+						if tv, ok := info.Types[call.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && proxyEnv[strings.ToUpper(constant.StringVal(tv.Value))] {
+							found = true
+						}
 					}
 				}
 				return true
@@ -94,13 +107,16 @@ func defaultHTTPVar(e ast.Expr, info *types.Info) bool {
 	return false
 }
 
+// proxyEnv are the environment variables http.ProxyFromEnvironment reads.
+var proxyEnv = map[string]bool{"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true}
+
 // ProgramRewiresDefaultClient reports whether a package of the loaded
-// program (one that imports net/http) rewires the default client, as
+// program (one that imports net/http, or os) rewires the default client, as
 // RewiresDefaultClient says.
 func ProgramRewiresDefaultClient(pkgs []*packages.Package) bool {
 	found := false
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !found && p.Imports["net/http"] != nil && RewiresDefaultClient(p.Syntax, p.TypesInfo) {
+		if !found && (p.Imports["net/http"] != nil || p.Imports["os"] != nil) && RewiresDefaultClient(p.Syntax, p.TypesInfo) {
 			found = true
 		}
 	})

