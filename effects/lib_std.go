@@ -37,7 +37,9 @@ func stdLibrary() *Library {
 		},
 		Strings: map[string]strModel{"fmt.Sprintf": sprintfPrefix, "strings.Join": joinConditions,
 			// Leading and trailing white space is no part of a statement.
-			"strings.TrimSpace": passThrough(arg("strings.TrimSpace.s"))},
+			"strings.TrimSpace": passThrough(arg("strings.TrimSpace.s")),
+			// A URL made here from constants and never changed.
+			"net/url.URL.String": urlString},
 		// What the packages that take any the most call on it: fmt and
 		// log format it (Formatter, Stringer, error), slog also asks for
 		// a LogValuer and its JSON handler marshals, encoding/json
@@ -288,6 +290,167 @@ func joinPathPrefix(e *Engine, args []ssa.Value, fr *frame) Str {
 		return unknownStr()
 	}
 	return concatStr(litStr(u.Scheme+"://"+u.Host+"/"), unknownStr())
+}
+
+// urlString evaluates (*url.URL).String on a URL the function makes from
+// constants and does not change: url.Parse (or ParseRequestURI) of a
+// constant, or a url.URL literal of constant fields in a local variable.
+// It is computed as the standard library computes it.
+func urlString(e *Engine, args []ssa.Value, fr *frame) Str {
+	if len(args) != 1 {
+		return unknownStr()
+	}
+	if u, ok := e.constURL(args[0], fr); ok {
+		return litStr(u.String())
+	}
+	return unknownStr()
+}
+
+// constURL returns the URL v points to, when it is made here from
+// constants and nothing the analysis sees may change it.
+func (e *Engine) constURL(v ssa.Value, fr *frame) (*url.URL, bool) {
+	switch v := v.(type) {
+	case *ssa.Extract:
+		call, ok := v.Tuple.(*ssa.Call)
+		if !ok || v.Index != 0 {
+			return nil, false
+		}
+		parse := url.Parse
+		switch staticKey(call.Call) {
+		case "net/url.Parse":
+		case "net/url.ParseRequestURI":
+			parse = url.ParseRequestURI
+		default:
+			return nil, false
+		}
+		if e.reqRewritten(v, 1) {
+			return nil, false
+		}
+		ts := e.trace(call.Call.Args[0], fr, handleString).texts()
+		if len(ts) != 1 || !ts[0].Complete {
+			return nil, false
+		}
+		u, err := parse(ts[0].Text)
+		return u, err == nil
+	case *ssa.Alloc:
+		return urlLiteral(v, 0)
+	}
+	return nil, false
+}
+
+// urlReaders are the methods of *url.URL that neither change it nor keep
+// it.
+var urlReaders = map[string]bool{
+	"net/url.URL.String": true, "net/url.URL.Redacted": true, "net/url.URL.Hostname": true, "net/url.URL.Port": true,
+	"net/url.URL.Query": true, "net/url.URL.EscapedPath": true, "net/url.URL.EscapedFragment": true,
+	"net/url.URL.IsAbs": true, "net/url.URL.RequestURI": true, "net/url.URL.JoinPath": true, "net/url.URL.ResolveReference": true,
+}
+
+// urlLiteral reads a url.URL literal kept in a local variable: every
+// field stored once, with a constant, where the variable is made; the
+// variable only read after (by the methods in urlReaders).
+func urlLiteral(a *ssa.Alloc, depth int) (*url.URL, bool) {
+	if depth > 2 || qualifiedName(a.Type()) != "net/url.URL" {
+		return nil, false
+	}
+	u := &url.URL{}
+	seen := map[string]bool{}
+	whole := false
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.Store:
+			// u := url.URL{...}: the literal is made in a temporary and
+			// copied in, once, where the variable is made.
+			load, ok := r.Val.(*ssa.UnOp)
+			if r.Addr != a || !ok || load.Op != token.MUL || r.Block() != a.Block() || whole {
+				return nil, false
+			}
+			lit, ok := load.X.(*ssa.Alloc)
+			if !ok || lit == a {
+				return nil, false
+			}
+			v, ok := urlLiteral(lit, depth+1)
+			if !ok {
+				return nil, false
+			}
+			*u = *v
+			whole = true
+		case *ssa.Call:
+			if r.Call.IsInvoke() || !urlReaders[staticKey(r.Call)] || len(r.Call.Args) == 0 || r.Call.Args[0] != a || slices.Contains(r.Call.Args[1:], ssa.Value(a)) {
+				return nil, false
+			}
+		case *ssa.FieldAddr:
+			name := fieldName(a.Type(), r.Field)
+			for _, r2 := range *r.Referrers() {
+				switch r2 := r2.(type) {
+				case *ssa.DebugRef:
+				case *ssa.UnOp:
+					if r2.Op != token.MUL {
+						return nil, false
+					}
+				case *ssa.Store:
+					c, ok := r2.Val.(*ssa.Const)
+					if r2.Addr != r || !ok || c.Value == nil || r2.Block() != a.Block() || seen[name] || !setURLField(u, name, c.Value) {
+						return nil, false
+					}
+					seen[name] = true
+				default:
+					return nil, false
+				}
+			}
+		default:
+			return nil, false
+		}
+	}
+	if whole && len(seen) > 0 {
+		return nil, false // the copy's fields set again after
+	}
+	return u, true
+}
+
+// setURLField sets a url.URL's string or bool field to a constant.
+func setURLField(u *url.URL, name string, v constant.Value) bool {
+	if v.Kind() == constant.Bool {
+		switch name {
+		case "ForceQuery":
+			u.ForceQuery = constant.BoolVal(v)
+		case "OmitHost":
+			u.OmitHost = constant.BoolVal(v)
+		default:
+			return false
+		}
+		return true
+	}
+	if v.Kind() != constant.String {
+		return false
+	}
+	s := constant.StringVal(v)
+	switch name {
+	case "Scheme":
+		u.Scheme = s
+	case "Opaque":
+		u.Opaque = s
+	case "Host":
+		u.Host = s
+	case "Path":
+		u.Path = s
+	case "RawPath":
+		u.RawPath = s
+	case "RawQuery":
+		u.RawQuery = s
+	case "Fragment":
+		u.Fragment = s
+	case "RawFragment":
+		u.RawFragment = s
+	default:
+		return false
+	}
+	return true
 }
 
 // orderedElems returns the elements of a slice literal built here from a

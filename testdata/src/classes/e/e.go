@@ -511,3 +511,71 @@ func (s *Server) QueryParamsPath(w http.ResponseWriter, r *http.Request) {
 	req.URL.Path = "/v1/payouts"
 	plain.Do(req) // want `QueryParamsPath calls out to a URL that is not constant`
 }
+
+// --- E34: a URL made here from constants, url.Parse of a constant or a
+// url.URL literal of constant fields, is as constant as its text; a copy
+// whose host is then set, or a literal with a field set from the request,
+// is not.
+
+//agent:operable grant=Refunds
+func (s *Server) ParsedConstURL(w http.ResponseWriter, r *http.Request) {
+	u, _ := url.Parse("https://api.stripe.com/v1/refunds/re_1")
+	plain.Post(u.String(), "application/json", nil)
+}
+
+//agent:operable grant=Refunds
+func (s *Server) ParsedConstURLElsewhere(w http.ResponseWriter, r *http.Request) {
+	u, _ := url.Parse("https://api.stripe.com/v1/payouts")
+	plain.Post(u.String(), "application/json", nil) // want `ParsedConstURLElsewhere calls out to "https://api.stripe.com/v1/payouts"`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) ParsedURLCopyRehosted(w http.ResponseWriter, r *http.Request) {
+	base, _ := url.Parse("https://api.stripe.com/v1/refunds")
+	u := *base
+	u.Host = r.FormValue("host")
+	plain.Post(u.String(), "application/json", nil) // want `ParsedURLCopyRehosted calls out to a URL that is not constant`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) ParsedURLRehosted(w http.ResponseWriter, r *http.Request) {
+	u, _ := url.Parse("https://api.stripe.com/v1/refunds")
+	u.Host = r.FormValue("host")
+	plain.Post(u.String(), "application/json", nil) // want `ParsedURLRehosted calls out to a URL that is not constant`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) URLLiteral(w http.ResponseWriter, r *http.Request) {
+	u := url.URL{Scheme: "https", Host: "api.stripe.com", Path: "/v1/refunds/re_1", RawQuery: "expand=charge"}
+	plain.Post(u.String(), "application/json", nil)
+}
+
+//agent:operable grant=Refunds
+func (s *Server) URLLiteralElsewhere(w http.ResponseWriter, r *http.Request) {
+	u := &url.URL{Scheme: "https", Host: "evil.example", Path: "/collect"}
+	plain.Post(u.String(), "application/json", nil) // want `URLLiteralElsewhere calls out to "https://evil.example/collect"`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) URLLiteralHostFromRequest(w http.ResponseWriter, r *http.Request) {
+	u := url.URL{Scheme: "https", Host: r.FormValue("host"), Path: "/v1/refunds"}
+	plain.Post(u.String(), "application/json", nil) // want `URLLiteralHostFromRequest calls out to a URL that is not constant`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) URLLiteralSetLater(w http.ResponseWriter, r *http.Request) {
+	u := url.URL{Scheme: "https", Host: "api.stripe.com", Path: "/v1/refunds"}
+	if r.FormValue("x") != "" {
+		u.Host = "evil.example"
+	}
+	plain.Post(u.String(), "application/json", nil) // want `URLLiteralSetLater calls out to a URL that is not constant`
+}
+
+//agent:operable grant=Refunds
+func (s *Server) URLLiteralHandedOn(w http.ResponseWriter, r *http.Request) {
+	u := url.URL{Scheme: "https", Host: "api.stripe.com", Path: "/v1/refunds"}
+	rehost(&u)
+	plain.Post(u.String(), "application/json", nil) // want `URLLiteralHandedOn calls out to a URL that is not constant`
+}
+
+func rehost(u *url.URL) { u.Host = os.Getenv("HOST") }
