@@ -839,6 +839,17 @@ func (e *Engine) walk(fr *frame, out *collector) {
 				e.site(pos, instr.Common(), true, fr, out)
 			case *ssa.Store, *ssa.Send, *ssa.MapUpdate:
 				e.stored(pos, instr, fr, out)
+			case *ssa.Select:
+				// A send in a select case is a send.
+				for _, st := range instr.States {
+					if st.Dir == types.SendOnly {
+						p := st.Pos
+						if !p.IsValid() {
+							p = pos
+						}
+						e.stored(p, &ssa.Send{Chan: st.Chan, X: st.Send}, fr, out)
+					}
+				}
 			case *ssa.MakeClosure:
 				// (A method value's bound closure is no literal: where a
 				// constructor returns it, returnedHandlers calls it.)

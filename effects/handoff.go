@@ -603,6 +603,19 @@ func chanSends(ch ssa.Value) ([]ssa.Value, bool) {
 			if r.Op != token.ARROW {
 				return nil, false
 			}
+		case *ssa.Select:
+			// A select over it: a receive, or a send of one more value.
+			for _, st := range r.States {
+				if st.Chan != ssa.Value(mc) {
+					if st.Send == ssa.Value(mc) {
+						return nil, false
+					}
+					continue
+				}
+				if st.Dir == types.SendOnly {
+					vals = append(vals, st.Send)
+				}
+			}
 		case *ssa.Call:
 			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "close" {
 				return nil, false

@@ -822,6 +822,18 @@ func (e *Engine) collectFuncs(v ssa.Value, fr *frame, fs *funcSet, depth int) {
 			e.collectFuncs(rcv, fr, fs, depth+1) // v, ok := <-ch; a range over ch
 			return
 		}
+		if sel, ok := v.Tuple.(*ssa.Select); ok && v.Index >= 2 {
+			// A value received in a select: every value sent on its
+			// channel, when the function makes and drains it itself.
+			if ch := selectRecvChan(sel, v.Index-2); ch != nil {
+				if vals, ok := chanSends(ch); ok {
+					for _, x := range vals {
+						e.collectFuncs(x, fr, fs, depth+1)
+					}
+					return
+				}
+			}
+		}
 		if next, ok := v.Tuple.(*ssa.Next); ok && v.Index == 2 && !next.IsString {
 			// The value of a range over a map: every value in it.
 			if rg, ok := next.Iter.(*ssa.Range); ok {
@@ -1791,4 +1803,18 @@ func builtHere(x ssa.Value, fr *frame) bool {
 		}
 	}
 	return true
+}
+
+// selectRecvChan returns the channel of a select's i-th receive state.
+func selectRecvChan(sel *ssa.Select, i int) ssa.Value {
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			continue
+		}
+		if i == 0 {
+			return st.Chan
+		}
+		i--
+	}
+	return nil
 }

@@ -176,3 +176,87 @@ func NotifyByName(w http.ResponseWriter, r *http.Request) {
 		n(r.Context(), "done") // want `NotifyByName calls out to "https://hooks.slack.com/services/T0/B0/x"`
 	}
 }
+
+// --- F43b: the same queues drained by a select: what is received is what
+// was sent on that channel, in a case or before. A channel a select also
+// hands on (sent as a value) is not the function's own.
+
+//agent:operable grant=Refunds
+func SelectQueueTwin(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a := make(chan func(context.Context) error, 1)
+	b := make(chan func(context.Context) error, 1)
+	a <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, stripe)); return err }
+	select {
+	case b <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, stripe+"/x")); return err }:
+	default:
+	}
+	select {
+	case op := <-a:
+		op(ctx)
+	case op := <-b:
+		op(ctx)
+	}
+}
+
+//agent:operable grant=Refunds
+func SelectQueue(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a := make(chan func(context.Context) error, 1)
+	b := make(chan func(context.Context) error, 1)
+	a <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, stripe)); return err }
+	select {
+	case b <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, slack)); return err }: // want `SelectQueue calls out to "https://hooks.slack.com/services/T0/B0/x"`
+	default:
+	}
+	select {
+	case op := <-a:
+		op(ctx)
+	case op := <-b:
+		op(ctx) // want `SelectQueue calls out to "https://hooks.slack.com/services/T0/B0/x"`
+	}
+}
+
+//agent:operable grant=Refunds
+func SelectQueueHandedOn(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a := make(chan func(context.Context) error, 1)
+	out := make(chan chan func(context.Context) error, 1)
+	a <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, stripe)); return err } // want `SelectQueueHandedOn hands a function to code that may run it after the call returns`
+	select {
+	case out <- a:
+	default:
+	}
+	relay(out) // want `SelectQueueHandedOn hands a function` `SelectQueueHandedOn calls out to "https://hooks.slack.com/services/T0/B0/x"`
+	select {
+	case op := <-a:
+		op(ctx) // want `SelectQueueHandedOn calls a function value the analysis cannot resolve`
+	default:
+	}
+}
+
+func relay(out chan chan func(context.Context) error) {
+	ch := <-out
+	ch <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, slack)); return err }
+}
+
+// --- F43c: a closure sent in a select case to a channel a worker drains
+// is handed off like one sent by a plain send statement.
+
+var backlog = make(chan func(context.Context) error, 16)
+
+func init() {
+	go func() {
+		for op := range backlog {
+			op(context.Background())
+		}
+	}()
+}
+
+//agent:operable grant=Refunds
+func SelectBacklog(w http.ResponseWriter, r *http.Request) {
+	select {
+	case backlog <- func(ctx context.Context) error { _, err := client.Do(mustReq(ctx, stripe)); return err }: // want `SelectBacklog hands a function to code that may run it after the call returns`
+	case <-r.Context().Done():
+	}
+}
