@@ -839,8 +839,8 @@ func (e *Engine) reqRewritten(v ssa.Value, depth int) bool {
 			if r.Val == v && depth > 0 {
 				return true // the *url.URL is kept elsewhere
 			}
-			if r.Addr == v && depth > 0 {
-				return true // *req.URL = ...
+			if r.Addr == v {
+				return true // *req = *other, *req.URL = ...
 			}
 		case *ssa.MakeInterface:
 			if depth > 0 && !onlyFormatted(r) {
