@@ -43,6 +43,10 @@ type Hatch struct {
 
 // Engine derives effect summaries for the functions of one package.
 type Engine struct {
+	// protoNest counts the interface fields callProtocol is walking
+	// into (a value that holds itself stops there).
+	protoNest int
+
 	Fset   *token.FileSet
 	Pkg    *types.Package
 	Module string // module path of the package ("" outside modules)

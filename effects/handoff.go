@@ -173,17 +173,7 @@ func (e *Engine) handOffFields(b binding, pos token.Pos, fr *frame, out *collect
 	if !ok || depth > 2 {
 		return
 	}
-	var alloc *ssa.Alloc
-	var afr *frame
-	if ptr {
-		alloc, afr, ok = allocOf(b.v, b.fr, 0)
-	} else {
-		v := b.v
-		if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
-			v = load.X
-		}
-		alloc, afr, ok = allocOf(v, b.fr, 0)
-	}
+	alloc, afr, ok := structAlloc(b, ptr)
 	if !ok {
 		return
 	}
@@ -205,6 +195,20 @@ func (e *Engine) handOffFields(b binding, pos token.Pos, fr *frame, out *collect
 			}
 		}
 	}
+}
+
+// structAlloc returns the local struct b is (ptr: points to), when the
+// analysis sees where it is made.
+func structAlloc(b binding, ptr bool) (*ssa.Alloc, *frame, bool) {
+	v := b.v
+	if !ptr {
+		if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+			v = load.X
+		} else {
+			return nil, nil, false
+		}
+	}
+	return allocOf(v, b.fr, 0)
 }
 
 func isStructPtr(t types.Type) bool {
@@ -369,10 +373,32 @@ func (e *Engine) callProtocol(t types.Type, recv binding, names []string, pos to
 	}
 	switch u := base.Underlying().(type) {
 	case *types.Struct:
+		// A struct built here: what it holds in an interface field
+		// (Envelope{Data: v}) is walked like a value handed as any.
+		var alloc *ssa.Alloc
+		var afr *frame
+		built := false
+		if recv.live() && e.protoNest < 4 {
+			_, isPtr := t.Underlying().(*types.Pointer)
+			alloc, afr, built = structAlloc(recv, isPtr)
+		}
 		for i := 0; i < u.NumFields(); i++ {
-			e.callProtocol(u.Field(i).Type(), binding{}, names, pos, fr, out, depth+1, seen)
+			ft := u.Field(i).Type()
+			var bs []binding
+			if built && types.IsInterface(ft) && fieldOfAllocAt(alloc, i, afr, 0, &bs, fr.cur) {
+				e.protoNest++
+				for _, x := range bs {
+					e.handOffIface(x, ft, pos, fr, out, callFlags{protocol: names})
+				}
+				e.protoNest--
+				continue
+			}
+			e.callProtocol(ft, binding{}, names, pos, fr, out, depth+1, seen)
 		}
 	case *types.Slice:
+		if st, ok := u.Elem().Underlying().(*types.Struct); ok && recv.live() && e.protoNest < 4 {
+			e.protoElemFields(recv, st, names, pos, fr, out)
+		}
 		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	case *types.Map:
 		// encoding/json marshals a map's keys by their MarshalText.
@@ -380,6 +406,59 @@ func (e *Engine) callProtocol(t types.Type, recv binding, names []string, pos to
 		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
 	case *types.Array:
 		e.callProtocol(u.Elem(), binding{}, names, pos, fr, out, depth+1, seen)
+	}
+}
+
+// protoElemFields walks, like values handed as any, what a slice literal
+// of structs built here holds in its elements' interface fields
+// ([]Row{{V: v}}).
+func (e *Engine) protoElemFields(recv binding, st *types.Struct, names []string, pos token.Pos, fr *frame, out *collector) {
+	sl, ok := recv.v.(*ssa.Slice)
+	if !ok {
+		return
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return
+	}
+	e.protoNest++
+	defer func() { e.protoNest-- }()
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, r2 := range *ia.Referrers() {
+			if store, ok := r2.(*ssa.Store); ok && store.Addr == ia {
+				// The element copied in whole from a literal.
+				load, ok := store.Val.(*ssa.UnOp)
+				if !ok || load.Op != token.MUL {
+					continue
+				}
+				lit, ok := load.X.(*ssa.Alloc)
+				if !ok {
+					continue
+				}
+				for i := 0; i < st.NumFields(); i++ {
+					var bs []binding
+					if ft := st.Field(i).Type(); types.IsInterface(ft) && fieldOfAllocAt(lit, i, recv.fr, 0, &bs, fr.cur) {
+						for _, x := range bs {
+							e.handOffIface(x, ft, pos, fr, out, callFlags{protocol: names})
+						}
+					}
+				}
+				continue
+			}
+			fa, ok := r2.(*ssa.FieldAddr)
+			if !ok || fa.Field >= st.NumFields() || !types.IsInterface(st.Field(fa.Field).Type()) {
+				continue
+			}
+			for _, r3 := range *fa.Referrers() {
+				if store, ok := r3.(*ssa.Store); ok && store.Addr == fa {
+					e.handOffIface(binding{v: store.Val, fr: recv.fr}, st.Field(fa.Field).Type(), pos, fr, out, callFlags{protocol: names})
+				}
+			}
+		}
 	}
 }
 

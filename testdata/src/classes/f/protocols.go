@@ -384,3 +384,55 @@ func RangeLoudSteps(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 		step(r.Context(), db) // want `RangeLoudSteps writes "audit"`
 	}
 }
+
+// --- F32b: a value held in an interface field of a struct built here
+// (an envelope, a log record, a slice of rows) is encoded and printed
+// like one handed directly.
+
+type envelope struct {
+	Kind string
+	Data any
+}
+
+//agent:operable grant=Refunds
+func EnvelopeJSON(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.NewEncoder(w).Encode(envelope{Kind: "doc", Data: auditDoc{db: db}}) // want `EnvelopeJSON writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func EnvelopeJSONTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.NewEncoder(w).Encode(envelope{Kind: "doc", Data: quietDoc{}})
+}
+
+//agent:operable grant=Refunds
+func EnvelopePtrLog(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.NewEncoder(w).Encode(&envelope{Data: auditDoc{db: db}}) // want `EnvelopePtrLog writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func EnvelopePtrLogTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.NewEncoder(w).Encode(&envelope{Data: quietDoc{}})
+}
+
+//agent:operable grant=Refunds
+func EnvelopeRows(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.Marshal([]envelope{{Kind: "a", Data: quietDoc{}}, {Kind: "b", Data: auditDoc{db: db}}}) // want `EnvelopeRows writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func EnvelopeRowsTwin(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	json.Marshal([]envelope{{Kind: "a", Data: quietDoc{}}, {Kind: "b", Data: "text"}})
+}
+
+//agent:operable grant=Refunds
+func EnvelopeNested(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	inner := envelope{Data: auditDoc{db: db}}
+	json.Marshal(envelope{Kind: "outer", Data: inner}) // want `EnvelopeNested writes "audit"`
+}
+
+//agent:operable grant=Refunds
+func EnvelopeSelf(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	e := &envelope{Kind: "loop"}
+	e.Data = e
+	log.Printf("%v", e)
+}
