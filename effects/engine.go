@@ -1682,6 +1682,9 @@ func resultFields(fn *ssa.Function) []FieldSource {
 			continue
 		}
 		v := ret.Results[0]
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X // the struct returned as an interface it implements
+		}
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 			v = load.X
 		}

@@ -190,7 +190,30 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 			except = afr.cur
 		}
 		done, up, found := e.fieldsOf(binding{v: base, fr: vfr}, path, except)
-		if !found || len(done) > 0 || len(up) == 0 {
+		if !found {
+			return false
+		}
+		// The field holds a parameter of a function walked inline (a
+		// wrapper's constructor): the value that parameter is bound to.
+		for _, d := range done {
+			for i := 0; i < 16; i++ {
+				p, isParam := d.v.(*ssa.Parameter)
+				if !isParam || d.fr == nil {
+					break
+				}
+				pb, ok := d.fr.param(paramIndex(d.fr.fn, p))
+				if !ok {
+					break
+				}
+				d = follow(pb)
+			}
+			idx, isParam := rootParam(follow(d))
+			if !isParam {
+				return false
+			}
+			up = append(up, paramField{param: idx})
+		}
+		if len(up) == 0 {
 			return false
 		}
 		pfs = up

@@ -193,3 +193,51 @@ func (r *report) WriteTo(w io.Writer) (int64, error) {
 func (s *Server) DescribeReport() string {
 	return fmt.Sprint(&report{s: s})
 }
+
+// --- A writer this package wraps around the caller's own: the wrapper's
+// Write calls the wrapped value, which is the caller's, not one of this
+// package's writers that write. A wrapper around a writer kept in a
+// package variable may hold one of those.
+
+type auditW struct {
+	io.Writer
+	db *sql.DB
+}
+
+func (a *auditW) Write(p []byte) (int, error) {
+	a.db.Exec("INSERT INTO payout_locks (k) VALUES ($1)", "x")
+	return a.Writer.Write(p)
+}
+
+type countW struct {
+	io.Writer
+	n int
+}
+
+func (c *countW) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.Writer.Write(p)
+}
+
+func auditing(w io.Writer, db *sql.DB) io.Writer { return &auditW{w, db} }
+func counting(w io.Writer) io.Writer             { return &countW{Writer: w} }
+
+var sharedOut io.Writer
+
+// SetOut sets the writer reports go to.
+func SetOut(w io.Writer) { sharedOut = w }
+
+//agent:operable grant=Narrow
+func (s *Server) CountedReport(w io.Writer) {
+	counting(w).Write([]byte("x"))
+}
+
+//agent:operable grant=Narrow
+func (s *Server) AuditedReport(w io.Writer) {
+	auditing(w, s.db).Write([]byte("x")) // want `AuditedReport writes "payout_locks"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) CountedShared(w io.Writer) {
+	counting(sharedOut).Write([]byte("x")) // want `CountedShared calls Write through the interface io.Writer, which \*auditW of this package implements with effects`
+}
