@@ -130,7 +130,7 @@ func (e *Engine) callFuncs(fs funcSet, args []binding, pos token.Pos, fr *frame,
 		e.callFuncIn(cl.fn, cl.value, cl.fr, args, pos, fr, target, fl.inTx)
 	}
 	for _, rc := range fs.returned {
-		e.instantiateAt(rc.sum, &instCtx{args: bind(rc.callArgs, rc.callFr), ret: args}, pos, fr, target)
+		e.instantiateAt(rc.sum, &instCtx{args: bind(rc.callArgs, rc.callFr), ret: args, targs: rc.targs}, pos, fr, target)
 	}
 	for _, i := range fs.params {
 		target.addPending(Pending{Op: OpCallParam, Param: i, Detach: fl.detach, DetachIf: fl.detachIf, InTx: fl.inTx || e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module})

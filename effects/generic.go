@@ -172,6 +172,9 @@ func rootTypeParam(t types.Type, fr *frame) (int, bool) {
 		}
 		p := f.parent.fn
 		switch {
+		case f.fn.Parent() != nil && f.fn.TypeParams() == p.TypeParams():
+			// A function literal of the generic body (the iterator it
+			// returns): the body's own type parameters.
 		case p.Origin() == f.fn && k < len(p.TypeArgs()):
 			cur = p.TypeArgs()[k]
 		case recvNamed(f.fn) != nil && recvNamed(f.fn) == recvNamed(p) && len(p.TypeArgs()) == 0 && k < p.Signature.RecvTypeParams().Len():

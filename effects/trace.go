@@ -642,6 +642,7 @@ type returned struct {
 	sum      *Summary
 	callArgs []ssa.Value // the arguments of the call that returned it
 	callFr   *frame
+	targs    []types.Type // the type arguments of the generic instance called
 }
 
 // retBase numbers the parameters of a returned function value in a
@@ -1473,7 +1474,7 @@ func (e *Engine) importedReturned(call *ssa.Call, i int, fr *frame, fs *funcSet)
 	if s == nil || s.Returned == nil || s.ReturnedIndex != i {
 		return false
 	}
-	fs.returned = append(fs.returned, returned{sum: s.Returned, callArgs: call.Call.Args, callFr: fr})
+	fs.returned = append(fs.returned, returned{sum: s.Returned, callArgs: call.Call.Args, callFr: fr, targs: typeArgsOf(obj, callee)})
 	return true
 }
 

@@ -488,3 +488,33 @@ func (s *Server) GenericRepoWrapper(ctx context.Context) error {
 func (s *Server) GenericRepoWrapperTwin(ctx context.Context) error {
 	return repo.GenRepo[*sql.DB]{DB: s.db}.Archive(ctx, 1)
 }
+
+// --- A21: an iterator another package's generic returns calls a method
+// of its type argument: the instance's, resolved where the handler
+// ranges over it.
+
+type refundRow struct{ ID int }
+
+func (r refundRow) Ack(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, "UPDATE refunds SET acked = true WHERE id = $1 AND tenant_id = $2", r.ID, 7)
+	return err
+}
+
+type payoutRow struct{ ID int }
+
+func (r payoutRow) Ack(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, "UPDATE payouts SET acked = true WHERE id = $1 AND tenant_id = $2", r.ID, 7)
+	return err
+}
+
+//agent:operable grant=Narrow
+func (s *Server) ConsumePayouts(ctx context.Context) {
+	for range repo.Consume(ctx, s.db, []payoutRow{{ID: 1}}) { // want `ConsumePayouts writes "payouts"`
+	}
+}
+
+//agent:operable grant=Narrow
+func (s *Server) ConsumeRefundsTwin(ctx context.Context) {
+	for range repo.Consume(ctx, s.db, []refundRow{{ID: 1}}) {
+	}
+}

@@ -234,3 +234,21 @@ func (r GenRepo[D]) Archive(ctx context.Context, id int64) error {
 	_, err := r.DB.ExecContext(ctx, "UPDATE refunds SET archived = true WHERE id = $1 AND tenant_id = $2", id, 7)
 	return err
 }
+
+// Acker is a row that records its own acknowledgement.
+type Acker interface {
+	Ack(ctx context.Context, db *sql.DB) error
+}
+
+// Consume yields each row and acknowledges it after the caller is done
+// with it: the iterator it returns calls the type argument's Ack.
+func Consume[T Acker](ctx context.Context, db *sql.DB, rows []T) func(yield func(T) bool) {
+	return func(yield func(T) bool) {
+		for _, r := range rows {
+			if !yield(r) {
+				return
+			}
+			r.Ack(ctx, db)
+		}
+	}
+}
