@@ -1,7 +1,9 @@
 package effects
 
 import (
+	"go/constant"
 	"go/types"
+	"slices"
 	"reflect"
 	"strings"
 	"unicode"
@@ -169,7 +171,15 @@ type gormState struct {
 	bad   bool       // Table's argument is not constant
 	// modelV is the value handed to Model, whose hooks gorm runs.
 	modelV ssa.Value
+	// selects are the fields Select named (gormEveryAssoc for
+	// clause.Associations or a name the analysis cannot read): a Delete
+	// also deletes those associations.
+	selects []string
 }
+
+// gormEveryAssoc stands for every association of the model in
+// gormState.selects (gorm's clause.Associations).
+const gormEveryAssoc = "~~~as~~~"
 
 // gormWrite models the builder's write call key (gorm's name for it):
 // the model value is its first argument (the values for Update and
@@ -228,6 +238,11 @@ func gormWrite(key, name string) model {
 		}
 		if value != nil && name != "Delete" {
 			e.gormAssociations(c, value, vfr)
+		}
+		if name == "Delete" {
+			for _, st := range states {
+				e.gormDeleteAssociations(c, st, value)
+			}
 		}
 		if hookValue == nil {
 			for _, st := range states {
@@ -313,6 +328,8 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 			case "Model":
 				st.model = pointee(v.Call.Args[1])
 				st.modelV = v.Call.Args[1]
+			case "Select":
+				st.selects = append(slices.Clone(st.selects), gormSelected(v.Call.Args[1:])...)
 			case "Where", "Not", "Or":
 				st.where = true
 			case "Scopes":
@@ -566,6 +583,80 @@ func (e *Engine) gormAssociations(c *callSite, value ssa.Value, fr *frame) {
 		// (`gorm:"many2many:member_teams"`).
 		if join := gormJoinTable(st.Tag(i)); join != "" {
 			c.add(Write, join, TypeResolved)
+		}
+	}
+}
+
+// gormSelected reads the names a Select call's arguments (query, then
+// args...) name: constants, gormEveryAssoc for anything else.
+func gormSelected(args []ssa.Value) []string {
+	var vals []ssa.Value
+	if len(args) > 0 {
+		vals = append(vals, args[0])
+	}
+	if len(args) > 1 {
+		if c, ok := args[1].(*ssa.Const); !ok || !c.IsNil() {
+			els, ok := orderedElems(args[1])
+			if !ok {
+				return []string{gormEveryAssoc}
+			}
+			vals = append(vals, els...)
+		}
+	}
+	var out []string
+	for _, v := range vals {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		c, ok := v.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+			if _, isSlice := v.Type().Underlying().(*types.Slice); isSlice || !ok {
+				return []string{gormEveryAssoc} // Select([]string{...}), a variable
+			}
+			continue
+		}
+		for _, f := range strings.Split(constant.StringVal(c.Value), ",") {
+			out = append(out, strings.TrimSpace(f))
+		}
+	}
+	return out
+}
+
+// gormDeleteAssociations: a Delete after Select(clause.Associations) or
+// Select("Field") also deletes the selected associations' rows (has one,
+// has many) or join rows (many to many), keyed by the deleted rows.
+func (e *Engine) gormDeleteAssociations(c *callSite, st gormState, value ssa.Value) {
+	if len(st.selects) == 0 {
+		return
+	}
+	t := st.model
+	if t == nil && value != nil {
+		t = pointee(value)
+	}
+	if t == nil {
+		return
+	}
+	strct, ok := rowType(t).Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i := 0; i < strct.NumFields(); i++ {
+		f := strct.Field(i)
+		if !e.modelType(f.Type()) {
+			continue
+		}
+		if !slices.Contains(st.selects, gormEveryAssoc) && !slices.Contains(st.selects, f.Name()) {
+			continue
+		}
+		if join := gormJoinTable(strct.Tag(i)); join != "" {
+			c.add(Write, join, TypeResolved)
+			continue
+		}
+		if table, ok := e.gormTable(gormState{model: f.Type()}, nil); ok {
+			c.add(Write, table, TypeResolved)
+		} else {
+			c.unprovable("deletes a gorm association whose table the analysis cannot name",
+				"declare what the call does with //agent:effect writes(...)")
 		}
 	}
 }

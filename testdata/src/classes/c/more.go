@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // ---------------------------------------------------------------------
@@ -454,4 +455,46 @@ func (s *Server) GormAssocHook(ctx context.Context) error {
 //agent:operable grant=Wide
 func (s *Server) GormAssocHookTwin(ctx context.Context) error {
 	return s.gdb.Create(&Ticket{TenantID: 1, Notes: []TicketNote{{Body: "x"}}}).Error
+}
+
+// --- C43: a Delete after Select(clause.Associations) or Select("Field")
+// also deletes the associations' rows and join rows; a plain Delete, or a
+// Select of a column, does not.
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteAssociations(ctx context.Context, id int) error {
+	return s.gdb.Select(clause.Associations).Delete(&Batch{ID: id}).Error // want `GormDeleteAssociations writes "refund_payouts"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteNamedAssociation(ctx context.Context, id int) error {
+	return s.gdb.WithContext(ctx).Select("Payouts").Delete(&Batch{ID: id}).Error // want `GormDeleteNamedAssociation writes "refund_payouts"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteHasMany(ctx context.Context, id int) error {
+	return s.gdb.Select(clause.Associations).Delete(&Ticket{ID: id}).Error
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteTwin(ctx context.Context, id int) error {
+	return s.gdb.Select("TenantID").Delete(&Batch{ID: id}).Error
+}
+
+// PayoutClaim is a refund row with the payouts it owns (has many).
+type PayoutClaim struct {
+	ID      int
+	Payouts []Payout
+}
+
+func (PayoutClaim) TableName() string { return "refunds" }
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteOwned(ctx context.Context, id int) error {
+	return s.gdb.Select(clause.Associations).Delete(&PayoutClaim{ID: id}).Error // want `GormDeleteOwned writes "payouts"`
+}
+
+//agent:operable grant=Narrow
+func (s *Server) GormDeleteOwnedTwin(ctx context.Context, id int) error {
+	return s.gdb.Delete(&PayoutClaim{ID: id}).Error
 }
