@@ -164,6 +164,13 @@ func (e *Engine) sqChain(v ssa.Value, fr *frame, depth int) []sqStmt {
 		}
 		return out
 	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			// s.psql: a builder kept in an unexported field only this
+			// package sets (a constructor's
+			// sq.StatementBuilder.PlaceholderFormat(sq.Dollar)): every
+			// builder stored to it.
+			return e.sqField(fa, fr, depth)
+		}
 		g, ok := v.X.(*ssa.Global)
 		if !ok || v.Op != token.MUL || g.Pkg == nil {
 			return unknown
@@ -203,6 +210,33 @@ func (e *Engine) sqChain(v ssa.Value, fr *frame, depth int) []sqStmt {
 		return e.sqCall(callee, v.Call.Args, fr, depth)
 	}
 	return unknown
+}
+
+// sqField reads a builder kept in an unexported field: what each store
+// to it builds, when this package alone writes it.
+func (e *Engine) sqField(fa *ssa.FieldAddr, fr *frame, depth int) []sqStmt {
+	unknown := []sqStmt{{unknown: true}}
+	stores, ok := e.fieldStores(fa)
+	if !ok || len(stores) == 0 {
+		return unknown
+	}
+	key, _ := e.fieldOf(fa)
+	if e.fieldBusy[key] {
+		return unknown // a field stored from itself
+	}
+	if e.fieldBusy == nil {
+		e.fieldBusy = map[fieldKey]bool{}
+	}
+	e.fieldBusy[key] = true
+	defer delete(e.fieldBusy, key)
+	var out []sqStmt
+	for _, st := range stores {
+		out = append(out, e.sqChain(st.Val, &frame{fn: st.Parent(), parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1)...)
+		if len(out) > maxAlts {
+			return unknown
+		}
+	}
+	return out
 }
 
 // sqCall reads one squirrel call of a chain.

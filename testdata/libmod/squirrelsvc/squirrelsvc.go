@@ -214,3 +214,37 @@ func (s *Server) CopyByStatusTwin(ctx context.Context, tenant int64, status stri
 		PlaceholderFormat(sq.Dollar).RunWith(s.db).ExecContext(ctx)
 	return err
 }
+
+// Repo keeps squirrel's documented Postgres builder, and a prepared
+// purge, in unexported fields only its constructor sets.
+type Repo struct {
+	db    *sql.DB
+	psql  sq.StatementBuilderType
+	purge sq.DeleteBuilder
+}
+
+func NewRepo(db *sql.DB) *Repo {
+	return &Repo{
+		db:    db,
+		psql:  sq.StatementBuilder.PlaceholderFormat(sq.Dollar).RunWith(db),
+		purge: sq.Delete("audit_log").PlaceholderFormat(sq.Dollar),
+	}
+}
+
+//agent:operable grant=Orders
+func (r *Repo) CloseField(ctx context.Context, tenant, id string) error {
+	_, err := r.psql.Update("orders").Set("closed", true).Where(sq.Eq{"tenant_id": tenant, "id": id}).ExecContext(ctx)
+	return err
+}
+
+//agent:operable grant=Orders
+func (r *Repo) AuditField(ctx context.Context, tenant, id string) error {
+	_, err := r.psql.Insert("audit_log").Columns("tenant_id", "id").Values(tenant, id).ExecContext(ctx) // want `AuditField writes "audit_log"`
+	return err
+}
+
+//agent:operable grant=Orders
+func (r *Repo) PurgeField(ctx context.Context, tenant string) error {
+	_, err := r.purge.Where(sq.Eq{"tenant_id": tenant}).RunWith(r.db).ExecContext(ctx) // want `PurgeField writes "audit_log"`
+	return err
+}
