@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -56,6 +57,16 @@ func sqlText(i int) model {
 func stmtModel(c *callSite) {
 	c.emit(Pending{Op: OpSQL, Text: c.str(0, handleStmt)})
 	c.handOffArgs(1)
+}
+
+// sqlxEmbeddedStmt returns the *sqlx.Stmt whose embedded *sql.Stmt v
+// reads (stmt.ExecContext on an *sqlx.Stmt calls the embedded one's), or
+// nil.
+func sqlxEmbeddedStmt(v *ssa.UnOp) ssa.Value {
+	if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL && qualifiedName(fa.X.Type()) == sqlxPath+".Stmt" && fieldName(fa.X.Type(), fa.Field) == "Stmt" {
+		return fa.X
+	}
+	return nil
 }
 
 // stmtSQL traces a prepared statement back to the Prepare call that made it.

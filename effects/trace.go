@@ -95,6 +95,11 @@ func (e *Engine) trace(v ssa.Value, fr *frame, h uint8) Str {
 		}
 		return unknownStr()
 	case *ssa.UnOp:
+		if h == handleStmt {
+			if x := sqlxEmbeddedStmt(v); x != nil {
+				return e.trace(x, fr, handleStmt) // the statement sqlx's Preparex made
+			}
+		}
 		if bs, ok := e.fieldValues(v, fr); ok {
 			return e.traceAll(bs, h)
 		}
