@@ -69,6 +69,7 @@ func argTable() map[string]int {
 	add(2, "sql", pgconnPath+".PgConn.Exec", pgconnPath+".PgConn.ExecParams")
 	add(3, "sql", pgconnPath+".PgConn.CopyFrom", pgconnPath+".PgConn.CopyTo")
 	add(1, "sql", pgconnPath+".Pipeline.SendQueryParams", pgconnPath+".Batch.ExecParams")
+	add(1, "fn", keys(pgxPath+".QueuedQuery.", "Exec", "Query", "QueryRow")...)
 	add(2, "fn", pgxPath+".BeginFunc")
 	add(3, "fn", pgxPath+".BeginTxFunc")
 

@@ -3,6 +3,7 @@ package effects
 import (
 	"go/constant"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -102,6 +103,12 @@ func pgxLibrary() *Library {
 	l.Safe = append(l.Safe, keys(pgconnPath+".Pipeline.", "Close", "Flush", "GetResults", "SendDeallocate", "SendFlushRequest", "SendPipelineSync", "Sync")...)
 	l.Safe = append(l.Safe, pgconnPath+".PgConn.StartPipeline", pgconnPath+".PgConn.ExecBatch", pgconnPath+".MultiResultReader.*", pgconnPath+".ResultReader.*")
 	// BeginFunc and BeginTxFunc run their callback in a transaction.
+	// A queued statement's result callback runs when the batch's
+	// results are read, within the request.
+	for _, name := range []string{"Exec", "Query", "QueryRow"} {
+		key := pgxPath + ".QueuedQuery." + name
+		l.Models[key] = func(c *callSite) { c.callback(arg(key+".fn"), callFlags{}) }
+	}
 	l.Models[pgxPath+".BeginFunc"] = txCallback(arg(pgxPath + ".BeginFunc.fn"))
 	l.Models[pgxPath+".BeginTxFunc"] = txCallback(arg(pgxPath + ".BeginTxFunc.fn"))
 	return l
@@ -410,6 +417,14 @@ func queuedRewritten(call *ssa.Call) bool {
 				}
 			}
 		case *ssa.DebugRef:
+		case *ssa.Call:
+			switch staticKey(r.Call) {
+			case pgxPath + ".QueuedQuery.Exec", pgxPath + ".QueuedQuery.Query", pgxPath + ".QueuedQuery.QueryRow":
+				if r.Call.Args[0] == ssa.Value(call) && !slices.Contains(r.Call.Args[1:], ssa.Value(call)) {
+					continue // sets the result callback, not the statement
+				}
+			}
+			return true // handed on: it may be changed there
 		case ssa.CallInstruction:
 			return true // handed on: it may be changed there
 		case *ssa.Store, *ssa.MakeInterface:

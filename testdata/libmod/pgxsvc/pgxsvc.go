@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/authvet/authvet/grant"
@@ -165,4 +166,37 @@ func (s *Server) BatchOnPoolOther(ctx context.Context, tenant, id int64) error {
 		err = cerr
 	}
 	return err
+}
+
+// A queued statement's result callback (pgx v5.4+) runs when the batch's
+// results are read: it sets no statement, and what it does counts.
+
+//agent:operable grant=Payouts
+func (s *Server) QueueCallback(ctx context.Context, tenant int64, ids []int64) error {
+	b := &pgx.Batch{}
+	for _, id := range ids {
+		b.Queue("UPDATE payouts SET released = true WHERE tenant_id = $1 AND id = $2", tenant, id).
+			Exec(func(ct pgconn.CommandTag) error { return nil })
+	}
+	return s.pool.SendBatch(ctx, b).Close()
+}
+
+//agent:operable grant=Payouts
+func (s *Server) QueueCallbackAudits(ctx context.Context, tenant int64, ids []int64) error {
+	b := &pgx.Batch{}
+	for _, id := range ids {
+		b.Queue("UPDATE payouts SET released = true WHERE tenant_id = $1 AND id = $2", tenant, id).
+			Exec(func(ct pgconn.CommandTag) error { // want `QueueCallbackAudits writes "audit_log"`
+				_, err := s.pool.Exec(ctx, "INSERT INTO audit_log (what) VALUES ('released')")
+				return err
+			})
+	}
+	return s.pool.SendBatch(ctx, b).Close()
+}
+
+//agent:operable grant=Payouts
+func (s *Server) QueueCallbackOther(ctx context.Context, tenant int64) error {
+	b := &pgx.Batch{}
+	b.Queue("DELETE FROM payout_notes WHERE tenant_id = $1", tenant).QueryRow(func(row pgx.Row) error { return nil })
+	return s.pool.SendBatch(ctx, b).Close() // want `QueueCallbackOther writes "payout_notes"`
 }
