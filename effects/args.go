@@ -164,6 +164,9 @@ func argTable() map[string]int {
 	add(2, "new", "sync/atomic.Value.CompareAndSwap")
 	add(1, "v", keys("container/list.List.", "PushBack", "PushFront", "InsertBefore", "InsertAfter")...)
 	add(1, "hook", redisPath+".hooksMixin.AddHook")
+	add(2, "script", redisPath+".cmdable.Eval", redisPath+".cmdable.EvalRO", redisPath+".Cmdable.Eval", redisPath+".Cmdable.EvalRO",
+		redisPath+".ScriptingFunctionsCmdable.Eval", redisPath+".ScriptingFunctionsCmdable.EvalRO")
+	add(0, "src", redisPath+".NewScript", redisPath+".NewScriptServerSHA")
 
 	// Job queues.
 	add(2, "args", riverPath+".Client.Insert")

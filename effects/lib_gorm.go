@@ -3,8 +3,8 @@ package effects
 import (
 	"go/constant"
 	"go/types"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 

@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"go/token"
 	"slices"
 	"strings"
 
@@ -59,14 +60,134 @@ func redisLibrary() *Library {
 	for _, i := range []string{"UniversalClient", "Pipeliner"} {
 		l.IfaceModels[p+"."+i+".Process"] = redisProcess
 	}
+	// A script runs the commands its text names: read where the text is
+	// constant (Eval's, or NewScript's behind a *Script); a script by
+	// SHA or a function by name is out of sight.
 	for _, f := range []string{"Eval", "EvalSha", "EvalRO", "EvalShaRO", "FCall", "FCallRO"} {
-		l.Models[p+".cmdable."+f] = redisScript
-		l.Models[p+".Script.Run"] = redisScript
-		l.Models[p+".Script.RunRO"] = redisScript
-		l.IfaceModels[p+".Cmdable."+f] = redisScript
-		l.IfaceModels[p+".ScriptingFunctionsCmdable."+f] = redisScript
+		m := redisScript
+		if f == "Eval" || f == "EvalRO" {
+			m = redisEval(redisScript, func(c *callSite) (Str, bool) {
+				return c.str(arg(p+".cmdable."+f+".script"), handleString), true
+			})
+		}
+		l.Models[p+".cmdable."+f] = m
+		for _, i := range []string{"Cmdable", "ScriptingFunctionsCmdable"} {
+			m := redisScript
+			if f == "Eval" || f == "EvalRO" {
+				key := p + "." + i + "." + f + ".script"
+				m = redisEval(redisScript, func(c *callSite) (Str, bool) { return c.str(arg(key), handleString), true })
+			}
+			l.IfaceModels[p+"."+i+"."+f] = m
+		}
+	}
+	for _, f := range []string{"Run", "RunRO", "Eval", "EvalRO", "EvalSha", "EvalShaRO"} {
+		l.Models[p+".Script."+f] = redisEval(redisScript, func(c *callSite) (Str, bool) {
+			v, fr, ok := c.value(0)
+			if !ok {
+				return Str{}, false
+			}
+			return c.e.redisScriptSrc(v, fr, 0)
+		})
 	}
 	return l
+}
+
+// redisScriptSrc traces a *redis.Script to the source NewScript was
+// handed: made here, or kept in a package variable its declaration sets.
+func (e *Engine) redisScriptSrc(v ssa.Value, fr *frame, depth int) (Str, bool) {
+	if depth > 4 {
+		return Str{}, false
+	}
+	switch v := v.(type) {
+	case *ssa.Call:
+		switch staticKey(v.Call) {
+		case redisPath + ".NewScript", redisPath + ".NewScriptServerSHA":
+			return e.trace(v.Call.Args[arg(redisPath+".NewScript.src")], fr, handleString), true
+		}
+	case *ssa.UnOp:
+		g, ok := v.X.(*ssa.Global)
+		if !ok || v.Op != token.MUL || g.Pkg == nil {
+			return Str{}, false
+		}
+		if val, ok := e.InitGlobals[g]; ok {
+			if init := g.Pkg.Func("init"); init != nil {
+				return e.redisScriptSrc(val, &frame{fn: init, parent: fr, depth: fr.depth + 1, visiting: map[ssa.Value]bool{}}, depth+1)
+			}
+		}
+	}
+	return Str{}, false
+}
+
+// redisEval runs a script whose text src reads: one that only runs
+// commands by constant names, none of them a queue command or a
+// configured sink, is the cache's business; any other is what
+// otherwise does with it (unprovable).
+func redisEval(otherwise model, src func(*callSite) (Str, bool)) model {
+	return func(c *callSite) {
+		text, ok := src(c)
+		ts := text.texts()
+		if ok && len(ts) == 1 && ts[0].Complete {
+			cmds, known := luaRedisCommands(ts[0].Text)
+			if !known {
+				c.unprovable("runs a Redis script that names a command the analysis cannot read",
+					"call the command's own method, or declare the statement with //agent:effect")
+				return
+			}
+			sinks := c.e.redisSinks()
+			for _, cmd := range cmds {
+				if slices.ContainsFunc(redisQueueCommands, func(q string) bool { return strings.EqualFold(q, cmd) }) ||
+					slices.ContainsFunc(sinks, func(s string) bool { return strings.EqualFold(s, cmd) }) {
+					c.unprovable("runs a Redis script that runs "+strings.ToUpper(cmd)+", which may hand work to another service through its key",
+						"call the command's own method, or declare the statement with //agent:effect")
+					return
+				}
+			}
+			c.handOffArgs(1)
+			return
+		}
+		if len(c.e.redisSinks()) == 0 {
+			c.unprovable("runs a Redis script whose text the analysis cannot read, which may run any command",
+				"pass the script as a constant (redis.NewScript(\"...\") or Eval's text), or declare the statement with //agent:effect")
+			return
+		}
+		otherwise(c)
+	}
+}
+
+// luaRedisCommands returns the commands a Lua script runs through
+// redis.call and redis.pcall, and false if one is not named by a string
+// literal.
+func luaRedisCommands(src string) ([]string, bool) {
+	var out []string
+	rest := src
+	for {
+		i := strings.Index(rest, "redis.")
+		if i < 0 {
+			return out, true
+		}
+		rest = rest[i+len("redis."):]
+		var ok bool
+		if rest, ok = strings.CutPrefix(rest, "pcall"); !ok {
+			if rest, ok = strings.CutPrefix(rest, "call"); !ok {
+				continue
+			}
+		}
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		if rest, ok = strings.CutPrefix(rest, "("); !ok {
+			return nil, false // redis.call passed around as a value
+		}
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+			return nil, false // a command named by a variable
+		}
+		q := rest[0]
+		end := strings.IndexByte(rest[1:], q)
+		if end < 0 {
+			return nil, false
+		}
+		out = append(out, rest[1:1+end])
+		rest = rest[1+end:]
+	}
 }
 
 // redisSinks lists the configured sinks on the library's methods.

@@ -121,3 +121,39 @@ func (s *Server) ProcessTwin(ctx context.Context, key string) error {
 	cmd := s.rdb.Get(ctx, key)
 	return cmd.Err()
 }
+
+// A script runs the commands its text names: a constant one that only
+// counts or caches is the cache's business; one that pushes, or names a
+// command by a variable, or is out of sight, is not.
+
+var allowN = redis.NewScript(`
+local n = redis.call("INCRBY", KEYS[1], ARGV[1])
+if n == tonumber(ARGV[1]) then redis.call("EXPIRE", KEYS[1], ARGV[2]) end
+return n`)
+
+var relay = redis.NewScript(`return redis.pcall("RPUSH", KEYS[1], ARGV[1])`)
+
+//agent:operable grant=Cache
+func (s *Server) RateLimit(ctx context.Context, key string) error {
+	return allowN.Run(ctx, s.rdb, []string{key}, 1, 60).Err()
+}
+
+//agent:operable grant=Cache
+func (s *Server) RateLimitEval(ctx context.Context, key string) error {
+	return s.rdb.Eval(ctx, "return redis.call('INCR', KEYS[1])", []string{key}).Err()
+}
+
+//agent:operable grant=Cache
+func (s *Server) Relay(ctx context.Context, key string) error {
+	return relay.Run(ctx, s.rdb, []string{key}, "x").Err() // want `Relay runs a Redis script that runs RPUSH`
+}
+
+//agent:operable grant=Cache
+func (s *Server) DynamicScript(ctx context.Context, key, cmd string) error {
+	return s.rdb.Eval(ctx, "return redis.call(ARGV[1], KEYS[1])", []string{key}, cmd).Err() // want `DynamicScript runs a Redis script that names a command the analysis cannot read`
+}
+
+//agent:operable grant=Cache
+func (s *Server) BySHA(ctx context.Context, key, sha string) error {
+	return s.rdb.EvalSha(ctx, sha, []string{key}).Err() // want `BySHA runs a Redis script`
+}
