@@ -235,7 +235,7 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 				if len(args) > 0 {
 					q.tables = append(q.tables, tableWord(e.trace(args[0], fr, handleString)))
 				}
-			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted":
+			case "Where", "WherePK", "WhereOr", "WhereGroup", "WhereDeleted", "Bulk":
 				// bounded only where the Where runs before the run on
 				// every path to it
 				dom := run != nil && dominates(call, run)
@@ -255,7 +255,9 @@ func (e *Engine) bunScan(q bunQuery, chain []ssa.Value, fr *frame, run ssa.Instr
 							q.openWhere = true
 						}
 					}
-				case "WherePK":
+				case "WherePK", "Bulk":
+					// Bulk: UPDATE ... FROM (VALUES ...) _data WHERE the
+					// row's primary key is a key in the values.
 					if dom {
 						q.wheres = append(q.wheres, litStr(bunPKCondition(q.model)))
 					}

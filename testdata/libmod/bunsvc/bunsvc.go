@@ -257,3 +257,18 @@ func (s *Server) CreateStamped(ctx context.Context) error {
 	_, err := s.db.NewInsert().Model(&Stamped{}).Exec(ctx)
 	return err
 }
+
+// A bulk update (Model(&slice).Bulk()) is keyed by the rows' primary
+// keys, like WherePK (bounded, but not by tenant).
+
+//agent:operable grant=Users
+func (s *Server) BulkRename(ctx context.Context, users []User) error {
+	_, err := s.db.NewUpdate().Model(&users).Column("name").Bulk().Exec(ctx) // want `BulkRename runs a raw query on "users" with no tenant predicate`
+	return err
+}
+
+//agent:operable grant=Users
+func (s *Server) BulkInvoices(ctx context.Context, invs []Invoice) error {
+	_, err := s.db.NewUpdate().Model(&invs).Bulk().Exec(ctx) // want `BulkInvoices writes "billing_invoices"` `BulkInvoices runs a raw query on "billing_invoices" with no tenant predicate`
+	return err
+}
