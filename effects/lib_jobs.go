@@ -207,6 +207,16 @@ func riverInsertMany(argIdx int, name, txVariant string) model {
 // (a parameter, another function's result), or a slice handed to other
 // code that may fill it, makes the kinds not visible.
 func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		// A slice variable the inserting closure captured (params,
+		// appended to in a loop, then inserted in a transaction's
+		// callback): the variable where it was declared.
+		if b := unfree(binding{v: ld.X, fr: fr}); b.live() {
+			if alloc, ok := b.v.(*ssa.Alloc); ok {
+				v, fr = alloc, b.fr
+			}
+		}
+	}
 	var kinds Str
 	found := false
 	argsOf := func(elem ssa.Value) {
@@ -261,6 +271,29 @@ func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
 			return ok
 		case *ssa.MakeSlice:
 			return true
+		case *ssa.Alloc:
+			// A local slice variable: every slice stored to it; every
+			// read of it is checked like the slices.
+			if _, isSlice := v.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Slice); !isSlice {
+				return false
+			}
+			for _, r := range *v.Referrers() {
+				switch r := r.(type) {
+				case *ssa.Store:
+					if r.Addr == ssa.Value(v) && !elems(r.Val, depth+1) {
+						return false
+					}
+				case *ssa.UnOp:
+					if r.Op == token.MUL {
+						seen[r] = true
+					}
+				}
+			}
+			return true
+		case *ssa.UnOp:
+			if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+				return elems(alloc, depth+1)
+			}
 		case *ssa.Call:
 			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(v.Call.Args) == 2 {
 				return elems(v.Call.Args[0], depth+1) && elems(v.Call.Args[1], depth+1)
@@ -305,6 +338,16 @@ func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
 				if !seen[r.(ssa.Value)] {
 					return Str{}, false
 				}
+			case *ssa.UnOp:
+				if !seen[r] {
+					return Str{}, false
+				}
+			case *ssa.Store:
+				// into the slice variable the chain goes through, or
+				// (from the variable's side) the variable set
+				if !seen[r.Addr] && r.Addr != x {
+					return Str{}, false
+				}
 			case *ssa.Call:
 				if b, ok := r.Call.Value.(*ssa.Builtin); ok {
 					if b.Name() == "len" || b.Name() == "cap" || b.Name() == "append" && seen[r] {
@@ -321,12 +364,66 @@ func (e *Engine) insertManyKinds(v ssa.Value, fr *frame) (Str, bool) {
 					continue
 				}
 				return Str{}, false
+			case *ssa.MakeClosure:
+				// Captured by a closure (the callback of a transaction
+				// helper) that only hands it to River.
+				if !onlyToRiver(r, x) {
+					return Str{}, false
+				}
 			default:
 				return Str{}, false
 			}
 		}
 	}
 	return kinds, found
+}
+
+// onlyToRiver reports whether the closure mc uses its captured x only in
+// calls into River (and len, cap).
+func onlyToRiver(mc *ssa.MakeClosure, x ssa.Value) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for j, b := range mc.Bindings {
+		if b == x && (j >= len(fn.FreeVars) || !usedOnlyByRiver(fn.FreeVars[j], 0)) {
+			return false
+		}
+	}
+	return true
+}
+
+// usedOnlyByRiver reports whether v (a closure's captured value, or the
+// slice loaded from a captured variable) is only handed to River.
+func usedOnlyByRiver(v ssa.Value, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !usedOnlyByRiver(r, depth+1) {
+				return false
+			}
+		case *ssa.Call:
+			if bi, ok := r.Call.Value.(*ssa.Builtin); ok && (bi.Name() == "len" || bi.Name() == "cap") {
+				continue
+			}
+			if callee := r.Call.StaticCallee(); callee != nil {
+				if obj := funcObject(callee); obj != nil && obj.Pkg() != nil && strings.HasPrefix(obj.Pkg().Path(), riverPath) {
+					continue
+				}
+			}
+			if r.Call.IsInvoke() && strings.HasPrefix(qualifiedName(r.Call.Value.Type()), riverPath) {
+				continue
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func asynqEnqueue(taskIdx int) model {

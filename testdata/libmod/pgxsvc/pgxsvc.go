@@ -186,8 +186,8 @@ func (s *Server) QueueCallbackAudits(ctx context.Context, tenant int64, ids []in
 	b := &pgx.Batch{}
 	for _, id := range ids {
 		b.Queue("UPDATE payouts SET released = true WHERE tenant_id = $1 AND id = $2", tenant, id).
-			Exec(func(ct pgconn.CommandTag) error { // want `QueueCallbackAudits writes "audit_log"`
-				_, err := s.pool.Exec(ctx, "INSERT INTO audit_log (what) VALUES ('released')")
+			Exec(func(ct pgconn.CommandTag) error {
+				_, err := s.pool.Exec(ctx, "INSERT INTO audit_log (what) VALUES ('released')") // want `QueueCallbackAudits writes "audit_log"`
 				return err
 			})
 	}

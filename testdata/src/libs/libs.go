@@ -337,3 +337,44 @@ func (s *Server) RiverManyMixed(ctx context.Context, extra river.InsertManyParam
 	})
 	return err
 }
+
+// The params appended in a loop, inserted inside a transaction's
+// callback that captured them: the same elements. A callback that also
+// appends to them is out of sight.
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyInTx(ctx context.Context, ids []int) error {
+	var params []river.InsertManyParams
+	for _, id := range ids {
+		params = append(params, river.InsertManyParams{Args: RefundArgs{OrderID: id}})
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := s.river.InsertManyTx(ctx, tx, params) // want `RiverManyInTx starts job "issue_refund"`
+		return err
+	})
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyInTxTwin(ctx context.Context, ids []int) error {
+	var params []river.InsertManyParams
+	for _, id := range ids {
+		params = append(params, river.InsertManyParams{Args: ReceiptArgs{OrderID: id}})
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := s.river.InsertManyTx(ctx, tx, params)
+		return err
+	})
+}
+
+//agent:operable grant=Orders
+func (s *Server) RiverManyInTxAppends(ctx context.Context, ids []int, extra river.InsertManyParams) error {
+	var params []river.InsertManyParams
+	for _, id := range ids {
+		params = append(params, river.InsertManyParams{Args: ReceiptArgs{OrderID: id}})
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		params = append(params, extra)
+		_, err := s.river.InsertManyTx(ctx, tx, params) // want `RiverManyInTxAppends inserts River jobs whose args types are not visible`
+		return err
+	})
+}
