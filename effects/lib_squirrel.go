@@ -360,7 +360,11 @@ func (e *Engine) sqPred(v ssa.Value, fr *frame, depth int) (Str, bool) {
 		return Str{}, false
 	}
 	mm, ok := v.(*ssa.MakeMap)
-	if !ok || typeName(mm.Type()) != "Eq" {
+	if !ok {
+		return Str{}, false
+	}
+	op, ok := sqMapOps[typeName(mm.Type())]
+	if !ok {
 		return Str{}, false
 	}
 	var conj []string
@@ -371,7 +375,7 @@ func (e *Engine) sqPred(v ssa.Value, fr *frame, depth int) (Str, bool) {
 			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 				return Str{}, false
 			}
-			conj = append(conj, constant.StringVal(k.Value)+" = ?")
+			conj = append(conj, constant.StringVal(k.Value)+" "+op+" ?")
 		case *ssa.DebugRef, *ssa.MakeInterface:
 		default:
 			return Str{}, false // filled elsewhere
@@ -382,6 +386,11 @@ func (e *Engine) sqPred(v ssa.Value, fr *frame, depth int) (Str, bool) {
 	}
 	return litStr(strings.Join(conj, " AND ")), true
 }
+
+// sqMapOps are squirrel's map predicates (column to value), with the
+// operator each writes.
+var sqMapOps = map[string]string{"Eq": "=", "NotEq": "<>", "Lt": "<", "LtOrEq": "<=", "Gt": ">", "GtOrEq": ">=",
+	"Like": "LIKE", "NotLike": "NOT LIKE", "ILike": "ILIKE", "NotILike": "NOT ILIKE"}
 
 // sliceLiteral returns the elements of a slice literal (a slice of a
 // local array whose elements are each stored once, by constant index),

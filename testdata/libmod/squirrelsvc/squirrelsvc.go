@@ -248,3 +248,32 @@ func (r *Repo) PurgeField(ctx context.Context, tenant string) error {
 	_, err := r.purge.Where(sq.Eq{"tenant_id": tenant}).RunWith(r.db).ExecContext(ctx) // want `PurgeField writes "audit_log"`
 	return err
 }
+
+// squirrel's other map predicates (Lt, NotEq, Like, ...) read like Eq,
+// with their operators: only an equality binds the tenant.
+
+//agent:operable grant=Orders
+func (s *Server) ExpireOld(ctx context.Context, tenant string, days int) error {
+	q, args, err := psql.Delete("orders").Where(sq.Eq{"tenant_id": tenant}).Where(sq.Lt{"age_days": days}).ToSql()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, q, args...)
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) ExpireEveryTenant(ctx context.Context, days int) error {
+	q, args, err := psql.Delete("orders").Where(sq.GtOrEq{"age_days": days}).ToSql()
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, q, args...) // want `ExpireEveryTenant runs a raw query on "orders" with no tenant predicate`
+	return err
+}
+
+//agent:operable grant=Orders
+func (s *Server) ExpireOtherTenants(ctx context.Context, tenant string) error {
+	_, err := psql.Delete("orders").Where(sq.NotEq{"tenant_id": tenant}).RunWith(s.db).ExecContext(ctx) // want `ExpireOtherTenants runs a raw query on "orders" with no tenant predicate`
+	return err
+}
