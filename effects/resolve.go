@@ -82,6 +82,13 @@ func (e *Engine) resolve(p Pending) []Effect {
 				if !strings.HasPrefix(subject, urlprefix.GRPCPrefix) {
 					subject = urlprefix.GRPCPrefix + subject // a full method name, "/pkg.Service/Method"
 				}
+				if !t.Complete && strings.HasSuffix(subject, "/") && urlprefix.CheckGRPC(subject) == nil {
+					// "/pkg.Service/"+op: a constant service, the method
+					// chosen at run time; gRPC routes on the last "/", so
+					// the call stays in the service.
+					add(Outbound, subject)
+					continue
+				}
 				if !t.Complete || urlprefix.CheckGRPC(subject) != nil {
 					unprovable("calls a gRPC method whose full name is not constant",
 						`call the generated client stub, or declare it with //agent:effect outbound("grpc:/package.Service/Method")`)

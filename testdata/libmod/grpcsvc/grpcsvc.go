@@ -72,3 +72,23 @@ func (s *Server) RawInvoke(ctx context.Context, method string) error {
 func (s *Server) RawInvokeConst(ctx context.Context) error {
 	return s.conn.Invoke(ctx, "/billing.v1.Billing/Refund", nil, nil)
 }
+
+// A constant service with the method chosen at run time stays in that
+// service (gRPC routes on the last "/"): a whole-service grant covers it,
+// a one-method grant does not; a prefix that stops inside the service
+// name proves nothing.
+
+//agent:operable grant=WholeService
+func (s *Server) AnyBillingMethod(ctx context.Context, op string) error {
+	return s.conn.Invoke(ctx, "/billing.v1.Billing/"+op, nil, nil)
+}
+
+//agent:operable grant=Refunds
+func (s *Server) AnyBillingMethodNarrow(ctx context.Context, op string) error {
+	return s.conn.Invoke(ctx, "/billing.v1.Billing/"+op, nil, nil) // want `AnyBillingMethodNarrow calls out to "grpc:/billing.v1.Billing/"`
+}
+
+//agent:operable grant=WholeService
+func (s *Server) AnyBillingService(ctx context.Context, svc string) error {
+	return s.conn.Invoke(ctx, "/billing.v1.Billing"+svc+"/Refund", nil, nil) // want `AnyBillingService calls a gRPC method whose full name is not constant`
+}
