@@ -950,9 +950,62 @@ func (e *Engine) ctorMade(pos token.Pos, v ssa.Value, fn *ssa.Function, user ssa
 	case uncalled(v, user):
 		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
 		e.ctorWalked[key] = true
-	case handed(v, user):
+	case handed(v, user) && !e.handedToStd(v, user):
 		e.ctorLiteral(pos, binding{v: v, fr: fr}, fr, out)
 	}
+}
+
+// handedToStd reports whether the literal v goes only to calls of the
+// standard library that run it before they return (iter.Pull,
+// slices.SortFunc, sync.Once.Do): the walk follows it there, with the
+// arguments the library makes, and no handler is made of it.
+func (e *Engine) handedToStd(v ssa.Value, user ssa.Instruction) bool {
+	users := []ssa.Instruction{user}
+	if user == nil {
+		users = *v.Referrers()
+	}
+	found := false
+	for depth := 0; depth < 4 && len(users) > 0; depth++ {
+		var next []ssa.Instruction
+		for _, u := range users {
+			switch u := u.(type) {
+			case ssa.CallInstruction:
+				c := u.Common()
+				if c.Value == v {
+					continue // called here
+				}
+				callee := c.StaticCallee()
+				if callee == nil {
+					return false
+				}
+				obj := funcObject(callee)
+				if obj == nil || obj.Pkg() == nil || !stdPath(obj.Pkg().Path()) {
+					return false
+				}
+				for i, a := range c.Args {
+					if a == v && e.retains(obj, i-recvCount(callee)) {
+						return false // kept to run later: a registration
+					}
+				}
+				found = true
+			case *ssa.ChangeType:
+				v, next = u, append(next, *u.Referrers()...)
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+		users = next
+	}
+	return found
+}
+
+// recvCount is 1 for a method, 0 for a function.
+func recvCount(fn *ssa.Function) int {
+	if fn.Signature.Recv() != nil {
+		return 1
+	}
+	return 0
 }
 
 // handed reports whether a literal is handed to a callee as an argument

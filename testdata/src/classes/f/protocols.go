@@ -436,3 +436,37 @@ func EnvelopeSelf(db *sql.DB, w http.ResponseWriter, r *http.Request) {
 	e.Data = e
 	log.Printf("%v", e)
 }
+
+// --- F37b: the same with the iterator a literal of the handler itself:
+// handed to the library, it is walked there with the library's yield,
+// not as a handler the function makes.
+
+//agent:operable grant=Refunds
+func PullLiteral(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	seq := func(yield func(int) bool) {
+		for i := range 3 {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	next, stop := iter.Pull(iter.Seq[int](seq))
+	defer stop()
+	next()
+	slices.SortFunc([]int{2, 1}, func(a, b int) int { return a - b })
+}
+
+//agent:operable grant=Refunds
+func PullLiteralAudited(db *sql.DB, w http.ResponseWriter, r *http.Request) {
+	seq := func(yield func(int) bool) {
+		db.Exec("INSERT INTO audit (line) VALUES ($1)", "pulled")
+		for i := range 3 {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	next, stop := iter.Pull(seq) // want `PullLiteralAudited writes "audit"`
+	defer stop()
+	next()
+}
