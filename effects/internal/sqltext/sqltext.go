@@ -160,6 +160,9 @@ type info struct {
 	openWhere  bool   // truncated inside the WHERE
 	source     *info  // the query an INSERT ... SELECT (or CREATE TABLE ... AS) reads
 	values     []info // the scalar subqueries of an INSERT's VALUES
+	// passes: for a SELECT of one table, the columns its select list
+	// hands on unchanged ("*" for all); nil when none is known to.
+	passes map[string]bool
 }
 
 // scope is a linked list of CTE names in scope, each with the table its
@@ -599,9 +602,10 @@ func (p *parser) query(lo, hi int, sc *scope) info {
 		res.openWhere = res.openWhere || bi.openWhere
 		res.hasWhere = res.hasWhere && bi.hasWhere
 		if first {
-			res.bound = bi.bound
+			res.bound, res.passes = bi.bound, bi.passes
 		} else {
 			res.bound = slices.DeleteFunc(res.bound, func(c string) bool { return !slices.Contains(bi.bound, c) })
+			res.passes = nil // a set operation's columns come from every branch
 		}
 		first = false
 		if b >= hi {
@@ -629,11 +633,20 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 			if it.tableOf != "" {
 				res.table, res.tableOpen = it.tableOf, it.open
 				// Reading through a CTE or subquery: its own WHERE
-				// scopes the table too.
-				res.bound = append(ownBound(r.bound, qualifiers(it.alias, it.name, it.tableOf)...), it.bound...)
+				// scopes the table too. An outer predicate on a
+				// subquery's column binds the table only if the
+				// subquery hands that column on unchanged.
+				own := ownBound(r.bound, qualifiers(it.alias, it.name, it.tableOf)...)
+				if it.sub {
+					own = slices.DeleteFunc(own, func(c string) bool { return !it.passes["*"] && !it.passes[c] })
+				}
+				res.bound = append(own, it.bound...)
 				res.openWhere = res.openWhere || it.openWhere
 				break
 			}
+		}
+		if len(r.items) == 1 && r.items[0].isTable {
+			res.passes = p.passedColumns(r.head[0], r.head[1], r.items[0])
 		}
 		if r.into[1] > r.into[0] {
 			p.selectInto(r.into[0], r.into[1])
@@ -663,6 +676,79 @@ func (p *parser) branch(lo, hi int, sc *scope) info {
 	return info{}
 }
 
+// passedColumns reads a SELECT list over one table item: the columns it
+// hands on unchanged ("*" for every one): `*`, `t.*`, a column, or a
+// column renamed to itself. Anything else hands on nothing.
+func (p *parser) passedColumns(lo, hi int, it fromItem) map[string]bool {
+	if p.word(lo, hi, "all") {
+		lo++
+	} else if p.word(lo, hi, "distinct") {
+		lo++
+		if p.word(lo, hi, "on") && p.is(lo+1, hi, tLParen) {
+			lo = p.after(lo+1, hi)
+		}
+	}
+	own := func(q string) bool {
+		for _, n := range qualifiers(it.alias, it.name, it.tableOf) {
+			if n != "" && (q == n || strings.HasSuffix(n, "."+q)) {
+				return true
+			}
+		}
+		return false
+	}
+	out := map[string]bool{}
+	for _, d := range p.commaList(lo, hi) {
+		a, b := d[0], d[1]
+		switch {
+		case b == a+1 && p.op(a, hi, "*"):
+			out["*"] = true
+			continue
+		case b == a+3 && p.isNamePart(a, hi) && p.is(a+1, hi, tDot) && p.op(a+2, hi, "*"):
+			if own(p.toks[a].val) {
+				out["*"] = true
+			}
+			continue
+		}
+		end := b
+		as := ""
+		if b-a >= 3 && p.word(b-2, hi, "as") && p.isNamePart(b-1, hi) {
+			end, as = b-2, p.toks[b-1].val
+		}
+		col, ok := p.colRef(a, end)
+		if !ok {
+			continue
+		}
+		q, c, qualified := strings.Cut(col, "\x00")
+		if !qualified {
+			c = q
+		} else if !own(q) {
+			continue
+		}
+		if as == "" || as == c {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// commaList splits [lo,hi) at its top-level commas.
+func (p *parser) commaList(lo, hi int) [][2]int {
+	var out [][2]int
+	start := lo
+	for i := lo; i < hi; {
+		if p.is(i, hi, tLParen) {
+			i = p.after(i, hi)
+			continue
+		}
+		if p.is(i, hi, tComma) {
+			out = append(out, [2]int{start, i})
+			start = i + 1
+		}
+		i++
+	}
+	return append(out, [2]int{start, hi})
+}
+
 var (
 	selectClauses = setOf("from", "where", "group", "having", "window", "order", "limit", "offset", "fetch", "for", "into", "lock")
 	updateClauses = setOf("from", "where", "returning", "order", "limit")
@@ -671,6 +757,7 @@ var (
 )
 
 type clauseInfo struct {
+	head      [2]int // the text before the first clause (a SELECT's list)
 	hasWhere  bool
 	bound     []string   // qualified as written: "col" or "qual.col"
 	items     []fromItem // items of the first FROM/USING clause
@@ -698,6 +785,9 @@ func (p *parser) clauses(lo, hi int, sc *scope, ws map[string]bool) clauseInfo {
 		case "into":
 			r.into = [2]int{start, end}
 		default:
+			if cur == "" {
+				r.head = [2]int{start, end}
+			}
 			p.scanExpr(start, end, sc)
 		}
 	}
@@ -762,6 +852,10 @@ type fromItem struct {
 	// table it reads is scoped there as well as by the outer WHERE.
 	bound     []string
 	openWhere bool // a subquery whose WHERE runs to the end of a partial text
+	// sub: the item is a subquery; passes the columns it hands on from
+	// its table unchanged (an outer predicate binds only those).
+	sub    bool
+	passes map[string]bool
 }
 
 var joinWords = setOf("join", "inner", "left", "right", "full", "cross", "natural", "straight_join")
@@ -782,11 +876,22 @@ func (p *parser) fromList(lo, hi int, sc *scope, record bool) []fromItem {
 				e := p.end(i, hi)
 				if p.isQueryStart(i+1, e) {
 					in := p.stmt(i+1, e, sc)
-					it := fromItem{tableOf: in.table, open: in.tableOpen, openWhere: in.openWhere}
+					it := fromItem{tableOf: in.table, open: in.tableOpen, openWhere: in.openWhere, sub: true}
 					if in.kind == Select {
-						it.bound = in.bound
+						it.bound, it.passes = in.bound, in.passes
+					}
+					i = p.after(i, hi)
+					// (SELECT ...) AS o, or (SELECT ...) o
+					if p.word(i, hi, "as") && p.isName(i+1, hi) {
+						it.alias = p.toks[i+1].val
+						i += 2
+					} else if p.isName(i, hi) {
+						it.alias = p.toks[i].val
+						i++
 					}
 					items = append(items, it)
+					expect = false
+					continue
 				} else {
 					items = append(items, p.fromList(i+1, e, sc, record)...)
 				}

@@ -341,3 +341,19 @@ func (s *Server) ExportedOpByName(ctx context.Context, op string) error {
 	_, err := s.db.ExecContext(ctx, ExportedOps[op], 1, 2) // want `ExportedOpByName runs SQL text that is not constant`
 	return err
 }
+
+// A derived table filtered outside on the tenant column it hands on
+// unchanged is scoped; one that renames another column to it, or does
+// not hand it on, is not.
+
+//agent:operable grant=RefundDrafter
+func (s *Server) CountOpenScoped(ctx context.Context, tenant int) error {
+	_, err := s.db.QueryContext(ctx, "SELECT count(*) FROM (SELECT id, tenant_id FROM refunds WHERE state = 'open') AS o WHERE o.tenant_id = $1", tenant)
+	return err
+}
+
+//agent:operable grant=RefundDrafter
+func (s *Server) CountOpenRenamed(ctx context.Context, tenant int) error {
+	_, err := s.db.QueryContext(ctx, "SELECT count(*) FROM (SELECT id, 7 AS tenant_id FROM refunds) AS o WHERE o.tenant_id = $1", tenant) // want `CountOpenRenamed runs a raw query on "refunds" with no tenant predicate`
+	return err
+}
