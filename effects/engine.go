@@ -964,6 +964,7 @@ func (e *Engine) handedToStd(v ssa.Value, user ssa.Instruction) bool {
 	if user == nil {
 		users = *v.Referrers()
 	}
+	vals := map[ssa.Value]bool{v: true} // the literal and its conversions
 	found := false
 	for depth := 0; depth < 4 && len(users) > 0; depth++ {
 		var next []ssa.Instruction
@@ -971,7 +972,7 @@ func (e *Engine) handedToStd(v ssa.Value, user ssa.Instruction) bool {
 			switch u := u.(type) {
 			case ssa.CallInstruction:
 				c := u.Common()
-				if c.Value == v {
+				if vals[c.Value] {
 					continue // called here
 				}
 				callee := c.StaticCallee()
@@ -983,13 +984,14 @@ func (e *Engine) handedToStd(v ssa.Value, user ssa.Instruction) bool {
 					return false
 				}
 				for i, a := range c.Args {
-					if a == v && e.retains(obj, i-recvCount(callee)) {
+					if vals[a] && e.retains(obj, i-recvCount(callee)) {
 						return false // kept to run later: a registration
 					}
 				}
 				found = true
 			case *ssa.ChangeType:
-				v, next = u, append(next, *u.Referrers()...)
+				vals[u] = true
+				next = append(next, *u.Referrers()...)
 			case *ssa.DebugRef:
 			default:
 				return false
@@ -997,7 +999,7 @@ func (e *Engine) handedToStd(v ssa.Value, user ssa.Instruction) bool {
 		}
 		users = next
 	}
-	return found
+	return found && len(users) == 0
 }
 
 // recvCount is 1 for a method, 0 for a function.

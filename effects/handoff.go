@@ -201,12 +201,8 @@ func (e *Engine) handOffFields(b binding, pos token.Pos, fr *frame, out *collect
 // analysis sees where it is made.
 func structAlloc(b binding, ptr bool) (*ssa.Alloc, *frame, bool) {
 	v := b.v
-	if !ptr {
-		if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
-			v = load.X
-		} else {
-			return nil, nil, false
-		}
+	if load, isLoad := v.(*ssa.UnOp); !ptr && isLoad && load.Op == token.MUL {
+		v = load.X
 	}
 	return allocOf(v, b.fr, 0)
 }
