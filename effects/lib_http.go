@@ -93,6 +93,21 @@ func roundTripper(c *callSite) {
 	if c.e.callMethodOn(c.args[0], "RoundTrip", c.args[1:], c.pos, c.fr, c.out) {
 		return
 	}
+	if c.args[0].v != nil {
+		// A transport a wrapper keeps in a field (u.next.RoundTrip): of
+		// the receiver, the caller resolves it (egress as before where
+		// it cannot); of a struct built in sight, the transport stored
+		// there.
+		if pf, ok := paramFieldOf(c.args[0].v, c.fr); ok && len(pf.path) > 0 {
+			c.out.addPending(Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: "RoundTrip",
+				Reason: "sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
+				Args:   []Arg{c.e.recordArg(c.args[1])}, Pos: c.e.pos(c.pos), Module: c.e.Module, Pkg: c.pkgPath()})
+			return
+		}
+		if _, path := fieldPath(c.args[0].v); len(path) > 0 && c.e.fieldTransport(c) {
+			return
+		}
+	}
 	if b := follow(c.args[0]); b.live() {
 		if _, ok := rootParam(b); ok {
 			// A transport handed in: the caller knows which.
@@ -104,6 +119,45 @@ func roundTripper(c *callSite) {
 	}
 	c.egress("sends a request through an http.RoundTripper the analysis cannot see, which may send it anywhere",
 		`build the transport where the analysis sees it, or declare the call with //agent:effect outbound("...")`)
+}
+
+// fieldTransport resolves u.next.RoundTrip(r) on a wrapper's field to
+// the transport stored there where the analysis sees it (or leaves it to
+// the caller when the field holds a parameter); false if it cannot.
+func (e *Engine) fieldTransport(c *callSite) bool {
+	recv := c.args[0]
+	vfr := c.fr
+	if recv.fr != nil {
+		vfr = recv.fr
+	}
+	base, path := fieldPath(recv.v)
+	var except ssa.Instruction
+	if _, afr, ok := allocOf(base, vfr, 0); ok {
+		except = afr.cur
+	}
+	done, up, found := e.fieldsOf(binding{v: base, fr: vfr}, path, except)
+	if !found || len(up) > 0 || len(done) == 0 {
+		return false // out of sight, or the caller's: as before
+	}
+	sub := newCollector()
+	for _, d := range done {
+		for i := 0; i < 16; i++ {
+			p, isParam := d.v.(*ssa.Parameter)
+			if !isParam || d.fr == nil {
+				break
+			}
+			pb, ok := d.fr.param(paramIndex(d.fr.fn, p))
+			if !ok {
+				break
+			}
+			d = follow(pb)
+		}
+		if _, isParam := rootParam(follow(d)); isParam || !e.callMethodOn(d, "RoundTrip", c.args[1:], c.pos, c.fr, sub) {
+			return false
+		}
+	}
+	c.out.merge(sub)
+	return true
 }
 
 // fieldClientSeen reports whether b reads a client from an unexported

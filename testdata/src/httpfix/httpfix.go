@@ -273,7 +273,7 @@ func (s *Server) HostRewrittenByHelper(ctx context.Context, host string) error {
 //agent:operable grant=Stripe
 func (s *Server) RegisteredProtocol(ctx context.Context) error {
 	t := &http.Transport{}
-	t.RegisterProtocol("https", &rewriter{base: http.DefaultTransport}) // want `RegisteredProtocol sends a request through an http.RoundTripper the analysis cannot see`
+	t.RegisterProtocol("https", &rewriter{base: http.DefaultTransport}) // want `RegisteredProtocol calls out to a URL that is not constant`
 	c := &http.Client{Transport: t}
 	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1") // want `RegisteredProtocol sends requests through an http.Transport whose`
 	return err

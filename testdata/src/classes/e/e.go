@@ -602,3 +602,44 @@ func (s *Server) URLLiteralHandedOn(w http.ResponseWriter, r *http.Request) {
 }
 
 func rehost(u *url.URL) { u.Host = os.Getenv("HOST") }
+
+// --- E35: a transport wrapper (a user agent) keeping the next transport
+// in a field its constructor sets: the request goes where the wrapped
+// transport sends it. One wrapping a transport kept out of sight is not
+// seen.
+
+type uaTransport struct{ next http.RoundTripper }
+
+func newUA(next http.RoundTripper) *uaTransport { return &uaTransport{next: next} }
+
+func (u *uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("User-Agent", "refunds/1")
+	return u.next.RoundTrip(r)
+}
+
+var sharedRT http.RoundTripper
+
+// SetRoundTripper sets the transport the shared wrapper uses.
+func SetRoundTripper(rt http.RoundTripper) { sharedRT = rt }
+
+//agent:operable grant=Refunds
+func (s *Server) WrappedTransport(ctx context.Context) error {
+	c := &http.Client{Transport: newUA(&http.Transport{})}
+	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1")
+	return err
+}
+
+//agent:operable grant=Refunds
+func (s *Server) WrappedTransportElsewhere(ctx context.Context) error {
+	c := &http.Client{Transport: newUA(&http.Transport{})}
+	_, err := c.Get("https://evil.example/collect") // want `WrappedTransportElsewhere calls out to "https://evil.example/collect"`
+	return err
+}
+
+//agent:operable grant=Refunds
+func (s *Server) WrappedSharedTransport(ctx context.Context) error {
+	c := &http.Client{Transport: newUA(sharedRT)}
+	_, err := c.Get("https://api.stripe.com/v1/refunds/re_1") // want `WrappedSharedTransport sends a request through an http.RoundTripper the analysis cannot see`
+	return err
+}
