@@ -149,6 +149,23 @@ func bind(vs []ssa.Value, fr *frame) []binding {
 	return bs
 }
 
+// boundArg follows a parameter of a function walked inline to the
+// argument it is bound to, through nested calls.
+func boundArg(d binding) binding {
+	for i := 0; i < 16; i++ {
+		p, isParam := d.v.(*ssa.Parameter)
+		if !isParam || d.fr == nil {
+			break
+		}
+		pb, ok := d.fr.param(paramIndex(d.fr.fn, p))
+		if !ok {
+			break
+		}
+		d = follow(pb)
+	}
+	return d
+}
+
 // param returns the binding of parameter idx of the frame, if bound.
 func (fr *frame) param(idx int) (binding, bool) {
 	if idx < 0 || fr.args == nil || idx >= len(fr.args) {

@@ -196,17 +196,7 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 		// The field holds a parameter of a function walked inline (a
 		// wrapper's constructor): the value that parameter is bound to.
 		for _, d := range done {
-			for i := 0; i < 16; i++ {
-				p, isParam := d.v.(*ssa.Parameter)
-				if !isParam || d.fr == nil {
-					break
-				}
-				pb, ok := d.fr.param(paramIndex(d.fr.fn, p))
-				if !ok {
-					break
-				}
-				d = follow(pb)
-			}
+			d = boundArg(d)
 			idx, isParam := rootParam(follow(d))
 			if !isParam {
 				return false

@@ -141,17 +141,7 @@ func (e *Engine) fieldTransport(c *callSite) bool {
 	}
 	sub := newCollector()
 	for _, d := range done {
-		for i := 0; i < 16; i++ {
-			p, isParam := d.v.(*ssa.Parameter)
-			if !isParam || d.fr == nil {
-				break
-			}
-			pb, ok := d.fr.param(paramIndex(d.fr.fn, p))
-			if !ok {
-				break
-			}
-			d = follow(pb)
-		}
+		d = boundArg(d)
 		if _, isParam := rootParam(follow(d)); isParam || !e.callMethodOn(d, "RoundTrip", c.args[1:], c.pos, c.fr, sub) {
 			return false
 		}
