@@ -1,5 +1,5 @@
-// Package libs exercises the library models: pgx, sqlx, gorm, River and
-// asynq, and enqueues inside transactions.
+// Package libs exercises the library models: pgx, sqlx, gorm, River,
+// asynq and go-redis scripts, and enqueues inside transactions.
 package libs
 
 import (
@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
 	"github.com/riverqueue/river"
 	"gorm.io/gorm"
 
@@ -377,4 +378,28 @@ func (s *Server) RiverManyInTxAppends(ctx context.Context, ids []int, extra rive
 		_, err := s.river.InsertManyTx(ctx, tx, params) // want `RiverManyInTxAppends inserts River jobs whose args types are not visible`
 		return err
 	})
+}
+
+// A Redis script with no go-redis command configured as a sink: one
+// that only counts is the cache's; one that pushes, or whose text is out
+// of sight, may hand work to another service.
+
+var countScript = redis.NewScript(`return redis.call("INCR", KEYS[1])`)
+
+//agent:operable grant=Orders
+func CountVisit(ctx context.Context, rdb *redis.Client, key string) error {
+	if err := countScript.Run(ctx, rdb, []string{key}).Err(); err != nil {
+		return err
+	}
+	return rdb.Eval(ctx, "return redis.call('EXPIRE', KEYS[1], 60)", []string{key}).Err()
+}
+
+//agent:operable grant=Orders
+func PushViaScript(ctx context.Context, rdb *redis.Client, key string) error {
+	return rdb.Eval(ctx, "return redis.call('RPUSH', KEYS[1], 'job')", []string{key}).Err() // want `PushViaScript runs a Redis script that runs RPUSH`
+}
+
+//agent:operable grant=Orders
+func ScriptOutOfSight(ctx context.Context, rdb *redis.Client, key, src string) error {
+	return redis.NewScript(src).Run(ctx, rdb, []string{key}).Err() // want `ScriptOutOfSight runs a Redis script whose text the analysis cannot read`
 }
