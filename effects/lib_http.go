@@ -216,6 +216,11 @@ func (c *callSite) viaClientWith(send model, built binding) {
 			return
 		}
 		if t.x != nil {
+			// A Proxy that sends every request direct still runs on
+			// each one.
+			for _, pf := range proxyFuncs(t) {
+				c.e.callArg(pf, c.pos, c.fr, c.out, callFlags{})
+			}
 			if f := dialed(t); f != "" {
 				c.egress("sends requests through an http.Transport whose "+f+" chooses the connection, whatever the URL says",
 					`leave the Transport's dialer alone, or declare the call with //agent:effect outbound("...")`)
@@ -272,7 +277,7 @@ func (e *Engine) returnsStdClient(root *frame) bool {
 			return false
 		}
 		for _, t := range transports {
-			if t.x != nil && (proxied(t) || dialed(t) != "" || e.analysedType(t.x.Type())) {
+			if t.x != nil && (proxied(t) || len(proxyFuncs(t)) > 0 || dialed(t) != "" || e.analysedType(t.x.Type())) {
 				return false
 			}
 		}
@@ -1192,9 +1197,63 @@ func proxied(t target) bool {
 		if fn, ok := b.v.(*ssa.Function); ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == httpPath && fn.Name() == "ProxyFromEnvironment" {
 			continue
 		}
+		if directProxy(b.v) {
+			continue
+		}
 		return true
 	}
 	return false
+}
+
+// proxyFuncs returns the program's own Proxy functions set on the
+// http.Transport t builds (proxied has judged them direct).
+func proxyFuncs(t target) []binding {
+	alloc, ok := t.x.(*ssa.Alloc)
+	if !ok || qualifiedName(alloc.Type()) != "net/http.Transport" {
+		return nil
+	}
+	var bs, fs []binding
+	if f := fieldIndex(alloc.Type(), "Proxy"); f < 0 || !fieldOfAlloc(alloc, f, t.fr, 0, &bs) {
+		return nil
+	}
+	for _, b := range bs {
+		if directProxy(b.v) {
+			fs = append(fs, b)
+		}
+	}
+	return fs
+}
+
+// directProxy reports whether v is a Proxy function of the program's
+// own that returns a nil *url.URL on every path: every request goes
+// straight to its URL's host. (Its body is walked where it is handed
+// over, like any function value the handler creates.)
+func directProxy(v ssa.Value) bool {
+	var fn *ssa.Function
+	switch v := v.(type) {
+	case *ssa.Function:
+		fn = v
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	}
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	returns := 0
+	for _, blk := range fn.Blocks {
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if len(ret.Results) == 0 {
+			return false
+		}
+		if c, ok := ret.Results[0].(*ssa.Const); !ok || !c.IsNil() {
+			return false
+		}
+		returns++
+	}
+	return returns > 0
 }
 
 // dialed names the dial function set on an http.Transport built here
