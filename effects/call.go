@@ -319,7 +319,7 @@ func (e *Engine) callObj(obj *types.Func, fn *ssa.Function, args []binding, pos 
 		if fn == nil {
 			return
 		}
-		if fr.makesHandlers() && ctorHelper(fn) && staticCallOf(fr.cur, obj) {
+		if fr.makesHandlers() && e.madeHelper(fn) && staticCallOf(fr.cur, obj) {
 			// A handler constructor's helper: the handlers it makes are
 			// the constructor's (return noteTool(db, "pin_note")).
 			e.inlineAs(fn, args, nil, pos, fr, out, false, true)

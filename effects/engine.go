@@ -177,6 +177,8 @@ type Engine struct {
 	// parameters are the caller's to resolve (a handler handed in is
 	// walked where the caller makes it), not out of sight.
 	inMade bool
+	// madeHelpers memoises madeHelper.
+	madeHelpers map[*ssa.Function]bool
 	// defaultClient: 0 not yet known, 1 the package leaves
 	// http.DefaultClient alone, 2 it changes where it sends.
 	defaultClient uint8
@@ -1914,7 +1916,7 @@ func holdsFuncs(t types.Type, seen map[types.Type]bool, depth int) bool {
 // for an exported function whose results may hold handlers it makes; nil
 // when fn is not such a function or when it adds nothing to base.
 func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
-	if !ctorHelper(fn) || !e.returnsMade(fn) {
+	if !e.madeHelper(fn) {
 		return nil
 	}
 	e.inMade = true
@@ -1926,6 +1928,28 @@ func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
 	c := *m
 	c.Returned, c.ReturnedIndex = nil, 0
 	return &c
+}
+
+// madeHelper reports whether fn, of this package, is a handler
+// constructor's helper: its results may hold a function value
+// (ctorHelper), and what it returns may hold a function literal it, or a
+// helper it calls, makes (returnsMade). Memoised; a helper in progress
+// (recursion) counts as making none, which a literal it returns itself
+// still overrides.
+func (e *Engine) madeHelper(fn *ssa.Function) bool {
+	if !ctorHelper(fn) {
+		return false
+	}
+	if v, ok := e.madeHelpers[fn]; ok {
+		return v
+	}
+	if e.madeHelpers == nil {
+		e.madeHelpers = map[*ssa.Function]bool{}
+	}
+	e.madeHelpers[fn] = false
+	v := e.returnsMade(fn)
+	e.madeHelpers[fn] = v
+	return v
 }
 
 // returnsMade reports whether what fn returns may hold a function
@@ -1951,7 +1975,12 @@ func (e *Engine) returnsMade(fn *ssa.Function) bool {
 		if obj == nil || obj.Pkg() == nil {
 			return false
 		}
-		return obj.Pkg() == e.Pkg || e.Analysed != nil && e.Analysed(obj.Pkg())
+		if obj.Pkg() == e.Pkg {
+			// A helper of this package brings back what it makes only
+			// if it is one (a parser rule's NewExprContext is not).
+			return e.madeHelper(callee)
+		}
+		return e.Analysed != nil && e.Analysed(obj.Pkg())
 	}
 	var made func(v ssa.Value, depth int) bool
 	made = func(v ssa.Value, depth int) bool {
@@ -1975,6 +2004,12 @@ func (e *Engine) returnsMade(fn *ssa.Function) bool {
 			return made(x.X, depth+1)
 		case *ssa.ChangeType:
 			return made(x.X, depth+1)
+		case *ssa.Phi:
+			for _, ed := range x.Edges {
+				if made(ed, depth+1) {
+					return true
+				}
+			}
 		case *ssa.Slice:
 			return made(x.X, depth+1)
 		case *ssa.UnOp:
