@@ -651,6 +651,67 @@ func collapsed(s *Summary, at Position, module string) *Summary {
 	}}}
 }
 
+// siteGroup is the group capUnprovable caps an unprovable or detached
+// site in (in a Coarse summary), and whether it stands for more.
+type siteGroup struct {
+	kind, reason, module, pkg string
+	local, egress, more       bool
+}
+
+func coarseGroup(e *Effect) siteGroup {
+	g := siteGroup{kind: e.Kind, module: e.Module, pkg: e.Pkg, local: e.Local, egress: e.Egress, more: e.More}
+	if e.Kind == Detached {
+		g.reason = e.Reason
+	}
+	return g
+}
+
+// equalCoarse is equalSummaries for a Coarse engine, where a caller
+// reports every unprovable or detached site it lifts at its own call:
+// which sites stand for a capped group (capUnprovable) changes nothing
+// a caller reports, so only how many each group keeps counts. Every
+// other effect, and every pending site, must be equal.
+func equalCoarse(a, b *Summary) bool {
+	if a.Empty() || b.Empty() {
+		return a.Empty() == b.Empty()
+	}
+	if len(a.Effects) != len(b.Effects) || len(a.Pending) != len(b.Pending) {
+		return false
+	}
+	groups := map[siteGroup]int{}
+	other := map[effectKey]bool{}
+	for i := range a.Effects {
+		e := &a.Effects[i]
+		switch e.Kind {
+		case Unprovable, Detached:
+			groups[coarseGroup(e)]++
+		default:
+			other[e.key()] = true
+		}
+	}
+	for i := range b.Effects {
+		e := &b.Effects[i]
+		switch e.Kind {
+		case Unprovable, Detached:
+			g := coarseGroup(e)
+			if groups[g] == 0 {
+				return false
+			}
+			groups[g]--
+		default:
+			if !other[e.key()] {
+				return false
+			}
+		}
+	}
+	for i := range a.Pending {
+		if a.Pending[i].key() != b.Pending[i].key() {
+			return false
+		}
+	}
+	return true
+}
+
 func equalSummaries(a, b *Summary) bool {
 	if a.Empty() || b.Empty() {
 		return a.Empty() == b.Empty()

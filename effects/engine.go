@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"container/heap"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -177,6 +178,9 @@ type Engine struct {
 	// parameters are the caller's to resolve (a handler handed in is
 	// walked where the caller makes it), not out of sight.
 	inMade bool
+	// finished numbers the functions Summaries computed, in the order
+	// their first computation finished.
+	finished map[*ssa.Function]int
 	// madeHelpers memoises madeHelper.
 	madeHelpers map[*ssa.Function]bool
 	// defaultClient: 0 not yet known, 1 the package leaves
@@ -278,6 +282,7 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	e.dirty = map[*ssa.Function]bool{}
 	e.dirtyList = nil
 	e.spent = map[*ssa.Function]bool{}
+	e.finished = map[*ssa.Function]int{}
 	if e.Prog != nil && e.Pkg != nil {
 		// Before any walk: a walk asks whether errors and contexts are
 		// followed here, and asking from inside the very method that
@@ -291,12 +296,16 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	if !e.recursive {
 		return e.summaries
 	}
-	var queue []*ssa.Function
+	// The work list is taken callee first: in the order the first pass
+	// finished the functions (a callee before the callers that read it),
+	// so growth travels up a recursive cycle in one sweep rather than
+	// one step per round.
+	queue := &workList{order: e.finished}
 	queued := map[*ssa.Function]bool{}
 	push := func(fn *ssa.Function) {
 		if !queued[fn] {
 			queued[fn] = true
-			queue = append(queue, fn)
+			heap.Push(queue, fn)
 		}
 	}
 	// A function first computed while another is recomputed may read
@@ -309,14 +318,13 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 	}
 	drain()
 	rounds := map[*ssa.Function]int{}
-	for len(queue) > 0 {
-		fn := queue[0]
-		queue = queue[1:]
+	for queue.Len() > 0 {
+		fn := heap.Pop(queue).(*ssa.Function)
 		queued[fn] = false
 		if rounds[fn]++; rounds[fn] > maxRounds {
 			// Still growing: fail closed rather than trust a summary
 			// that may be missing effects.
-			for _, f := range append([]*ssa.Function{fn}, queue...) {
+			for _, f := range append([]*ssa.Function{fn}, queue.fns...) {
 				s := e.summaries[f]
 				s.Effects = append(s.Effects, Effect{Kind: Unprovable,
 					Reason: fmt.Sprintf("calls recursive code whose effects did not settle in %d rounds", maxRounds),
@@ -332,12 +340,45 @@ func (e *Engine) Summaries(fns []*ssa.Function) map[*ssa.Function]*Summary {
 		if equalSummaries(s, e.summaries[fn]) {
 			continue
 		}
+		if e.Coarse && equalCoarse(s, e.summaries[fn]) {
+			// Only which sites stand for a capped group moved: keep
+			// the new ones, but no caller would report differently.
+			e.summaries[fn] = s
+			continue
+		}
 		e.summaries[fn] = s
 		for _, r := range e.readers[fn] {
 			push(r)
 		}
 	}
 	return e.summaries
+}
+
+// workList is a heap of functions, the one the first pass finished
+// first on top (a function it never finished comes last, by name).
+type workList struct {
+	fns   []*ssa.Function
+	order map[*ssa.Function]int
+}
+
+func (w *workList) Len() int { return len(w.fns) }
+func (w *workList) Less(i, j int) bool {
+	a, aok := w.order[w.fns[i]]
+	b, bok := w.order[w.fns[j]]
+	if aok != bok {
+		return aok
+	}
+	if aok {
+		return a < b
+	}
+	return w.fns[i].String() < w.fns[j].String()
+}
+func (w *workList) Swap(i, j int) { w.fns[i], w.fns[j] = w.fns[j], w.fns[i] }
+func (w *workList) Push(x any)    { w.fns = append(w.fns, x.(*ssa.Function)) }
+func (w *workList) Pop() any {
+	fn := w.fns[len(w.fns)-1]
+	w.fns = w.fns[:len(w.fns)-1]
+	return fn
 }
 
 // recomputed computes fn's summary again, all others as they stand.
@@ -407,6 +448,9 @@ func (e *Engine) local(fn *ssa.Function) *Summary {
 	e.computing = e.computing[:len(e.computing)-1]
 	e.summaries[fn] = s
 	e.state[fn] = done
+	if e.finished != nil {
+		e.finished[fn] = len(e.finished)
+	}
 	return s
 }
 
