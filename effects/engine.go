@@ -1098,6 +1098,7 @@ func uncalled(v ssa.Value, user ssa.Instruction) bool {
 		users = *refs
 	}
 	seen := map[ssa.Value]bool{}
+	used := false // called, handed to a callee, or captured
 	var escapes func(v ssa.Value, users []ssa.Instruction, depth int) bool
 	escapes = func(v ssa.Value, users []ssa.Instruction, depth int) bool {
 		if depth > 16 || seen[v] {
@@ -1106,9 +1107,11 @@ func uncalled(v ssa.Value, user ssa.Instruction) bool {
 		seen[v] = true
 		for _, u := range users {
 			switch u := u.(type) {
-			case *ssa.Call, *ssa.Defer, *ssa.Go, *ssa.DebugRef:
+			case *ssa.DebugRef:
+			case *ssa.Call, *ssa.Defer, *ssa.Go:
 				// called, or handed to a callee the walk follows (it
 				// decides whether the literal runs later)
+				used = true
 			case *ssa.Store:
 				alloc, ok := u.Addr.(*ssa.Alloc)
 				if !ok || u.Val != v {
@@ -1117,6 +1120,9 @@ func uncalled(v ssa.Value, user ssa.Instruction) bool {
 				for _, r := range *alloc.Referrers() {
 					if load, ok := r.(*ssa.UnOp); ok && escapes(load, *load.Referrers(), depth+1) {
 						return true
+					}
+					if _, ok := r.(*ssa.MakeClosure); ok {
+						used = true // the variable is captured: that literal decides
 					}
 				}
 			case *ssa.Phi:
@@ -1129,13 +1135,16 @@ func uncalled(v ssa.Value, user ssa.Instruction) bool {
 				}
 			case *ssa.MakeClosure:
 				// captured by another literal: that one decides
+				used = true
 			default:
 				return true
 			}
 		}
 		return false
 	}
-	return escapes(v, users, 0)
+	// A literal nothing calls, hands on or captures (bound to _, or to
+	// a variable never read) still counts as called once (SPEC §3).
+	return escapes(v, users, 0) || !used
 }
 
 // ctorLiteral walks a function literal a handler constructor makes, as
@@ -1191,27 +1200,27 @@ func (e *Engine) site(pos token.Pos, c *ssa.CallCommon, isGo bool, fr *frame, ou
 		for _, ef := range sub.effects {
 			work.add(*ef)
 		}
-		callbacks := 0
 		for _, p := range sub.pending {
 			q := *p
 			if (q.Op == OpCallParam || q.Op == OpCallMethod) && !q.Detach && q.DetachIf == 0 {
 				q.Detach = true
-				callbacks++
 			}
 			work.addPending(q)
 		}
 		work.overflow = sub.overflow
-		if busy := hasWork(work); busy || callbacks == 0 {
-			target.add(Effect{
-				Kind:   Detached,
-				Reason: "starts a detached goroutine",
-				Pos:    e.pos(pos),
-				Module: e.Module,
-				// A goroutine inside a dependency that does nothing the
-				// analysis can see is that dependency's business.
-				Local: !busy,
-			})
-		}
+		busy := hasWork(work)
+		target.add(Effect{
+			Kind:   Detached,
+			Reason: "starts a detached goroutine",
+			Pos:    e.pos(pos),
+			Module: e.Module,
+			// A goroutine inside a dependency that does nothing the
+			// analysis can see (or only runs what its caller hands it,
+			// which is detached there if it does anything) is that
+			// dependency's business; in the module's own code, any go
+			// statement a handler reaches is detached (SPEC §4).
+			Local: !busy,
+		})
 		target.merge(work)
 	})
 }

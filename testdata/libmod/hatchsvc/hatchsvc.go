@@ -7,6 +7,7 @@ package hatchsvc
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 
 	"example.com/platform"
 
@@ -36,4 +37,23 @@ func (h *H) TrimDeclared(ctx context.Context) error {
 //agent:operable grant=Orders
 func (h *H) Receipt(ctx context.Context) string {
 	return platform.Stamp(3)
+}
+
+// Another module's goroutine helper: what counts is what the callback
+// the handler hands it does, not the go statement inside the helper
+// (SPEC §4: inside a dependency, a goroutine whose work has an effect).
+//
+//agent:operable grant=Orders
+func (h *H) CancelLater(ctx context.Context, id int64) {
+	platform.Go(ctx, "cancel", func(ctx context.Context) { // want `CancelLater hands a function to code that may run it after the call returns`
+		h.DB.ExecContext(ctx, "UPDATE orders SET cancelled = true WHERE tenant_id = $1 AND id = $2", 1, id)
+	})
+}
+
+// LogLater's callback only logs: the dependency's goroutine is its own
+// business.
+//
+//agent:operable grant=Orders
+func (h *H) LogLater(ctx context.Context, id int64) {
+	platform.Go(ctx, "log", func(context.Context) { slog.Info("cancelled", "id", id) })
 }

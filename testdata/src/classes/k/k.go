@@ -261,3 +261,23 @@ func SharedStepTwin(db *sql.DB) http.HandlerFunc {
 		hold(r.Context(), r.FormValue("id"))
 	}
 }
+
+// --- K20: a literal the handler makes and never calls, hands on or
+// captures (bound to a variable only _ reads) still counts as called
+// once where it is made (SPEC §3).
+
+//agent:operable grant=Refunds
+func DeadLiteral(ctx context.Context, db *sql.DB) {
+	cleanup := func() {
+		db.ExecContext(ctx, "TRUNCATE payouts") // want `DeadLiteral writes every row of "payouts"`
+	}
+	_ = cleanup
+}
+
+//agent:operable grant=Refunds
+func DeadLiteralTwin(ctx context.Context, db *sql.DB) {
+	cleanup := func() {
+		db.ExecContext(ctx, "DELETE FROM refunds WHERE tenant_id = $1 AND id = $2", 1, 2)
+	}
+	_ = cleanup
+}

@@ -19,3 +19,13 @@ func Go(ctx context.Context, name string, fn func(context.Context)) {
 		fn(ctx)
 	}()
 }
+
+// Run runs fn on the caller's goroutine, logging a panic.
+func Run(ctx context.Context, name string, fn func(context.Context)) {
+	defer func() {
+		if p := recover(); p != nil {
+			slog.Error("task panicked", "task", name, "panic", p)
+		}
+	}()
+	fn(ctx)
+}
