@@ -144,6 +144,11 @@ func argTable() map[string]int {
 		add(2, "args", redisPath+"."+recv+".Do")
 	}
 
+	// go-redis: Process(ctx, cmd), a command built by hand.
+	for _, recv := range []string{"Client", "Pipeline", "ClusterClient", "Ring", "Conn", "Tx", "UniversalClient", "Pipeliner"} {
+		add(2, "cmd", redisPath+"."+recv+".Process")
+	}
+
 	// Kafka: the record whose Topic is the topic.
 	add(2, "r", franzGoPath+".Client.Produce", franzGoPath+".Client.TryProduce")
 	add(2, "rs", franzGoPath+".Client.ProduceSync")

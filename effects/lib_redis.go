@@ -23,7 +23,6 @@ const redisPath = "github.com/redis/go-redis/v9"
 func redisLibrary() *Library {
 	const p = redisPath
 	redisScript := redisAny("runs a Redis script, which may run any command,", "declare the statement with //agent:effect")
-	redisProcess := redisAny("runs a Redis command built by hand through Process", "call the command's own method, or declare the statement with //agent:effect")
 	l := &Library{
 		Name:         "go-redis",
 		Models:       map[string]model{},
@@ -202,38 +201,82 @@ func (e *Engine) redisSinks() []string {
 	return names
 }
 
-// redisDo is Do(ctx, args...): a command by name, args at argsAt. Where a command is
-// configured as a sink, Do must not be a way around it: a constant
-// command that is not configured is a cache command; any other is
-// unprovable.
+// redisDo is Do(ctx, args...): a command by name, args at argsAt. Do is
+// no way around the models: a queue command (LPUSH, PUBLISH, XADD, ...)
+// is what its own method is, a configured one is unprovable (the
+// configuration names the method), and a command the analysis cannot
+// name may be either. Any other constant command is the cache's
+// business.
 func redisDo(argsAt int) model {
 	return func(c *callSite) {
-		sinks := c.e.redisSinks()
-		if len(sinks) == 0 {
-			c.handOffArgs(1)
-			return
-		}
 		cmd := ""
 		if v, _, ok := c.value(argsAt); ok {
 			if els := sliceElems(v); len(els) > 0 {
-				first := els[0]
-				if mi, ok := first.(*ssa.MakeInterface); ok {
-					first = mi.X
-				}
-				if ts := c.e.trace(first, c.fr, handleString).texts(); len(ts) == 1 && ts[0].Complete {
-					cmd = ts[0].Text
-				}
+				cmd = c.e.redisCmdName(els[0], c.fr)
 			}
 		}
-		for _, s := range sinks {
-			if cmd == "" || strings.EqualFold(cmd, s) {
-				c.unprovable("runs a Redis command through Do while commands are configured as sinks ("+strings.Join(sinks, ", ")+")",
-					"call the command's own method, or declare the statement with //agent:effect")
+		c.redisCommand(cmd, "Do")
+	}
+}
+
+// redisCmdName is the constant command name v traces to, or "".
+func (e *Engine) redisCmdName(v ssa.Value, fr *frame) string {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	if ts := e.trace(v, fr, handleString).texts(); len(ts) == 1 && ts[0].Complete {
+		return ts[0].Text
+	}
+	return ""
+}
+
+// redisCommand judges running the command cmd ("" when it cannot be
+// named) through the generic entry point via (Do, Process).
+func (c *callSite) redisCommand(cmd, via string) {
+	fix := "call the command's own method, or declare the statement with //agent:effect"
+	if cmd == "" {
+		c.unprovable("runs a Redis command through "+via+" whose name the analysis cannot read, which may hand work to another service", fix)
+		return
+	}
+	sinks := c.e.redisSinks()
+	for _, s := range sinks {
+		if strings.EqualFold(cmd, s) {
+			c.unprovable("runs Redis "+strings.ToUpper(cmd)+" through "+via+" while it is configured as a sink ("+strings.Join(sinks, ", ")+")", fix)
+			return
+		}
+	}
+	for _, q := range redisQueueCommands {
+		if strings.EqualFold(cmd, q) {
+			if len(sinks) > 0 {
+				c.unprovable("runs Redis "+strings.ToUpper(cmd)+" through "+via+" while commands are configured as sinks ("+strings.Join(sinks, ", ")+")", fix)
 				return
 			}
+			redisQueue(q)(c)
+			return
 		}
-		c.handOffArgs(1) // the receiver is the library's own plumbing
 	}
+	c.handOffArgs(1) // the receiver is the library's own plumbing
+}
+
+// redisProcess is Process(ctx, cmd): a command built by hand
+// (redis.NewCmd(ctx, "publish", ...)), judged by its name where the
+// analysis sees it built.
+func redisProcess(c *callSite) {
+	cmd := ""
+	if v, fr, ok := c.value(arg(redisPath + ".Client.Process.cmd")); ok {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		if call, ok := v.(*ssa.Call); ok && len(call.Call.Args) >= 2 {
+			if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == redisPath &&
+				strings.HasPrefix(callee.Name(), "New") && strings.HasSuffix(callee.Name(), "Cmd") {
+				if els := sliceElems(call.Call.Args[len(call.Call.Args)-1]); len(els) > 0 {
+					cmd = c.e.redisCmdName(els[0], fr)
+				}
+			}
+		}
+	}
+	c.redisCommand(cmd, "Process")
 }
 
 // redisAny is a call that may run any command, a configured one too:

@@ -75,7 +75,7 @@ func (s *Server) Announce(ctx context.Context, msg string) error {
 //
 //agent:operable grant=Emails
 func (s *Server) RawPush(ctx context.Context, to string) error {
-	return s.rdb.Do(ctx, "LPUSH", "emails", to).Err() // want `RawPush runs a Redis command through Do while`
+	return s.rdb.Do(ctx, "LPUSH", "emails", to).Err() // want `RawPush runs Redis LPUSH through Do while it is configured as a sink`
 }
 
 //agent:operable grant=Cache
@@ -113,7 +113,24 @@ func (s *Server) Requeue(ctx context.Context) error {
 
 //agent:operable grant=Cache
 func (s *Server) ProcessPush(ctx context.Context, to string) error {
-	return s.rdb.Process(ctx, redis.NewIntCmd(ctx, "lpush", "emails", to)) // want `ProcessPush runs a Redis command built by hand through Process while`
+	return s.rdb.Process(ctx, redis.NewIntCmd(ctx, "lpush", "emails", to)) // want `ProcessPush runs Redis LPUSH through Process while it is configured as a sink`
+}
+
+//agent:operable grant=Cache
+func (s *Server) ProcessGet(ctx context.Context, key string) error {
+	return s.rdb.Process(ctx, redis.NewStringCmd(ctx, "get", key))
+}
+
+// A queue command nobody configured, by name, while others are.
+//
+//agent:operable grant=Cache
+func (s *Server) DoRPush(ctx context.Context, id string) error {
+	return s.rdb.Do(ctx, "RPUSH", "recent", id).Err() // want `DoRPush runs Redis RPUSH through Do while commands are configured as sinks`
+}
+
+//agent:operable grant=Cache
+func (s *Server) DoByName(ctx context.Context, args []any) error {
+	return s.rdb.Do(ctx, args...).Err() // want `DoByName runs a Redis command through Do whose name the analysis cannot read`
 }
 
 //agent:operable grant=Cache

@@ -403,3 +403,32 @@ func PushViaScript(ctx context.Context, rdb *redis.Client, key string) error {
 func ScriptOutOfSight(ctx context.Context, rdb *redis.Client, key, src string) error {
 	return redis.NewScript(src).Run(ctx, rdb, []string{key}).Err() // want `ScriptOutOfSight runs a Redis script whose text the analysis cannot read`
 }
+
+// Do and Process are no way around the models: a queue command by name
+// is what its own method is; a command the analysis cannot name may be
+// one. A cache command by name is the cache's business.
+
+//agent:operable grant=Orders
+func PublishViaDo(ctx context.Context, rdb *redis.Client, key string) error {
+	return rdb.Do(ctx, "PUBLISH", "invalidate", key).Err() // want `PublishViaDo runs Redis Publish, which may hand work to another service`
+}
+
+//agent:operable grant=Orders
+func GetViaDo(ctx context.Context, rdb *redis.Client, key string) error {
+	return rdb.Do(ctx, "GET", key).Err()
+}
+
+//agent:operable grant=Orders
+func DoByName(ctx context.Context, rdb *redis.Client, args []any) error {
+	return rdb.Do(ctx, args...).Err() // want `DoByName runs a Redis command through Do whose name the analysis cannot read`
+}
+
+//agent:operable grant=Orders
+func XAddViaProcess(ctx context.Context, rdb *redis.Client, id string) error {
+	return rdb.Process(ctx, redis.NewCmd(ctx, "xadd", "events", "*", "id", id)) // want `XAddViaProcess runs Redis XAdd, which may hand work to another service`
+}
+
+//agent:operable grant=Orders
+func GetViaProcess(ctx context.Context, rdb *redis.Client, key string) error {
+	return rdb.Process(ctx, redis.NewCmd(ctx, "get", key))
+}

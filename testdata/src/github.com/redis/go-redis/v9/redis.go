@@ -26,6 +26,18 @@ func (c cmdable) EvalSha(ctx context.Context, sha1 string, keys []string, args .
 
 func (c cmdable) Incr(ctx context.Context, key string) *IntCmd { return &IntCmd{} }
 
+func (c cmdable) Do(ctx context.Context, args ...interface{}) *Cmd {
+	cmd := NewCmd(ctx, args...)
+	_ = c(ctx, cmd)
+	return cmd
+}
+
+// NewCmd builds a command by hand.
+func NewCmd(ctx context.Context, args ...interface{}) *Cmd { return &Cmd{} }
+
+// Process runs a command built by hand.
+func (c *Client) Process(ctx context.Context, cmd Cmder) error { return cmd.Err() }
+
 // Client is a Redis client.
 type Client struct{ cmdable }
 
