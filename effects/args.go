@@ -102,6 +102,7 @@ func argTable() map[string]int {
 	const g = gormPath
 	add(1, "sql", g+".DB.Exec", g+".DB.Raw")
 	add(1, "fc", g+".DB.Transaction")
+	add(1, "query", g+".DB.Where", g+".DB.Not", g+".DB.Or")
 	for _, recv := range []string{"PreparedStmtDB", "PreparedStmtTX", "Tx", "ConnPool"} {
 		add(2, "query", keys(g+"."+recv+".", "ExecContext", "QueryContext", "QueryRowContext")...)
 	}

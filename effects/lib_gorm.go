@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -168,7 +169,10 @@ type gormState struct {
 	table string     // from Table("x")
 	model types.Type // from Model(x)
 	where bool       // a Where, Not, Or or Scopes was applied
-	bad   bool       // Table's argument is not constant
+	// textWhere: a Where, Not or Or condition is SQL text that is not
+	// constant (or a value the analysis cannot see), which may add OR ...
+	textWhere bool
+	bad       bool // Table's argument is not constant
 	// modelV is the value handed to Model, whose hooks gorm runs.
 	modelV ssa.Value
 	// selects are the fields Select named (gormEveryAssoc for
@@ -224,6 +228,11 @@ func gormWrite(key, name string) model {
 			if !ok {
 				c.unprovable("writes through gorm to a table the analysis cannot name",
 					`use Model(&T{}) or a constant Table("..."), or declare it with //agent:effect writes(...)`)
+				continue
+			}
+			if needsWhere && st.textWhere {
+				c.unprovable("writes "+strconv.Quote(table)+" through gorm with a condition that is SQL text the analysis cannot read, which may add OR ... and match every row",
+					`pass a constant condition with ? placeholders (or a struct or map), or declare the statement with //agent:effect`)
 				continue
 			}
 			kind := Write
@@ -297,6 +306,22 @@ func gormStatementWritten(v ssa.Value) bool {
 	return false
 }
 
+// gormTextCond reports whether q, a condition handed to Where, Not or
+// Or (an interface{}), is SQL text that is not constant, or a value the
+// analysis cannot see. A struct, a map or a clause expression is
+// columns gorm quotes itself.
+func (e *Engine) gormTextCond(q ssa.Value, fr *frame) bool {
+	mi, ok := q.(*ssa.MakeInterface)
+	if !ok {
+		return true // an interface value handed in: may be any text
+	}
+	if b, ok := mi.X.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return false
+	}
+	ts := e.trace(mi.X, fr, handleString).texts()
+	return len(ts) == 0 || slices.ContainsFunc(ts, func(t Text) bool { return !t.Complete })
+}
+
 // gormStates walks a builder value back to where it was made.
 func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 	if depth > 64 || !e.enter(v, fr) {
@@ -332,6 +357,9 @@ func (e *Engine) gormStates(v ssa.Value, fr *frame, depth int) []gormState {
 				st.selects = append(slices.Clone(st.selects), gormSelected(v.Call.Args[1:])...)
 			case "Where", "Not", "Or":
 				st.where = true
+				if i := arg(gormPath + ".DB." + name + ".query"); i < len(v.Call.Args) && e.gormTextCond(v.Call.Args[i], fr) {
+					st.textWhere = true
+				}
 			case "Scopes":
 				// A scope bounds the statement only if it adds a
 				// condition; one that switches the table is not read.

@@ -432,3 +432,24 @@ func XAddViaProcess(ctx context.Context, rdb *redis.Client, id string) error {
 func GetViaProcess(ctx context.Context, rdb *redis.Client, key string) error {
 	return rdb.Process(ctx, redis.NewCmd(ctx, "get", key))
 }
+
+// A gorm condition that is SQL text out of sight may add OR ... and
+// match every row; a constant one with placeholders, a map or a struct
+// is columns gorm builds itself.
+
+//agent:operable grant=Orders
+func (s *Server) GormTextFilter(ctx context.Context, filter string) error {
+	return s.gdb.WithContext(ctx).Where(filter).Delete(&Order{}).Error // want `GormTextFilter writes "orders" through gorm with a condition that is SQL text the analysis cannot read`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormOrText(ctx context.Context, id int, extra string) error {
+	return s.gdb.Model(&Order{}).Where("id = ?", id).Or("status = '"+extra+"'").Update("paid", true).Error // want `GormOrText writes "orders" through gorm with a condition`
+}
+
+//agent:operable grant=Orders
+func (s *Server) GormFilterTwin(ctx context.Context, id int, status string) error {
+	s.gdb.Where(map[string]any{"id": id}).Delete(&Order{})
+	s.gdb.Where(&Order{TenantID: 1}).Delete(&Order{})
+	return s.gdb.WithContext(ctx).Where("id = ? AND status = ?", id, status).Delete(&Order{}).Error
+}
