@@ -593,7 +593,7 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 	switch in := instr.(type) {
 	case *ssa.Store:
 		val = in.Val
-		if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 || e.followedStore(in, fr) {
+		if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 || e.followedStore(in, fr) || transportDialer(in) {
 			return
 		}
 		life, param = e.lifetime(in.Addr, fr)

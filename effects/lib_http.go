@@ -1278,15 +1278,48 @@ func dialed(t target) string {
 			if c, ok := b.v.(*ssa.Const); ok && c.IsNil() {
 				continue
 			}
-			if mc, ok := b.v.(*ssa.MakeClosure); ok {
-				if fn, ok := mc.Fn.(*ssa.Function); ok && fn.Synthetic != "" && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == "net" {
-					continue // (&net.Dialer{...}).DialContext: the address it is handed
-				}
+			if netDialerMethod(b.v) {
+				continue // (&net.Dialer{...}).DialContext: the address it is handed
 			}
 			return name
 		}
 	}
 	return ""
+}
+
+// netDialerMethod reports whether v is a method value of package net's
+// own ((&net.Dialer{...}).DialContext), which dials the address it is
+// handed.
+func netDialerMethod(v ssa.Value) bool {
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	return ok && fn.Synthetic != "" && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == "net"
+}
+
+// transportDialer reports whether st stores a net.Dialer's own method
+// into a dial field of an http.Transport (a pooled transport a library
+// builds and returns): the transport dials the host its request names,
+// so the method is not run on anything the program chose.
+func transportDialer(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok || !netDialerMethod(st.Val) {
+		return false
+	}
+	t := fa.X.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if qualifiedName(t) != "net/http.Transport" {
+		return false
+	}
+	switch fieldName(fa.X.Type(), fa.Field) {
+	case "DialContext", "Dial", "DialTLSContext", "DialTLS":
+		return true
+	}
+	return false
 }
 
 // redirectRewrites reports whether the client b was built with a

@@ -32,6 +32,20 @@ func (s *Server) SharedClientRewired(w http.ResponseWriter, r *http.Request) {
 	c.Get("https://api.stripe.com/v1/charges") // want `SharedClientRewired sends a request through an \*http.Client whose Transport the analysis cannot see`
 }
 
+// A pooled transport another package builds with a net.Dialer's own
+// DialContext dials the host the URL names; one whose dialer picks the
+// address does not prove the URL.
+//
+//agent:operable grant=Egress
+func (s *Server) PooledDialerTwin(w http.ResponseWriter, r *http.Request) {
+	(&http.Client{Transport: httpx.PooledTransport()}).Get("https://api.stripe.com/v1/charges")
+}
+
+//agent:operable grant=Egress
+func (s *Server) PinnedDialer(w http.ResponseWriter, r *http.Request) {
+	(&http.Client{Transport: httpx.PinnedDialTransport()}).Get("https://api.stripe.com/v1/charges") // want `PinnedDialer opens a network connection`
+}
+
 //agent:operable grant=Egress
 func (s *Server) SharedClientPinned(w http.ResponseWriter, r *http.Request) {
 	httpx.NewPinned().Get("https://api.stripe.com/v1/charges") // want `SharedClientPinned sends a request through an \*http.Client whose Transport the analysis cannot see`

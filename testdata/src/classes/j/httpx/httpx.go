@@ -5,6 +5,7 @@ package httpx
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 )
@@ -15,6 +16,26 @@ func New() *http.Client { return &http.Client{Timeout: 10 * time.Second} }
 // NewPooled tunes the standard transport's pool.
 func NewPooled() *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConns: 10}, Timeout: time.Second}
+}
+
+// PooledTransport is go-cleanhttp's shape: a standard transport with a
+// net.Dialer's own DialContext, which dials the host each request names.
+func PooledTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:        http.ProxyFromEnvironment,
+		DialContext:  (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns: 100,
+	}
+}
+
+// PinnedDialTransport dials the relay, whatever host a request names.
+func PinnedDialTransport() *http.Transport {
+	d := &net.Dialer{Timeout: 30 * time.Second}
+	return &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, "relay.example.com:443")
+		},
+	}
 }
 
 type pinned struct{ next http.RoundTripper }
