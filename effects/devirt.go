@@ -3,6 +3,7 @@ package effects
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -509,7 +510,7 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 				return false
 			}
 		case *ssa.MakeInterface:
-			if !readOnlyUses(r, 0) && !onlyUsedBy(r, except) {
+			if !readOnlyUses(r, 0) && !onlyUsedBy(r, except) && !invokedReading(r, f) {
 				return false // &v handed on as an interface: json.Unmarshal(b, &v) writes it
 			}
 		case *ssa.MakeClosure:
@@ -522,6 +523,53 @@ func fieldOfAllocAt(alloc *ssa.Alloc, f int, fr *frame, depth int, out *[]bindin
 		}
 	}
 	return true
+}
+
+// invokedReading reports whether the interface value mi is only called
+// through (r.Rename(ctx, id) on a decorator made here), and every method
+// called is one of this package whose receiver only reads the struct's
+// field f: the field still holds what was stored here.
+func invokedReading(mi *ssa.MakeInterface, f int) bool {
+	parent := mi.Parent()
+	if parent == nil || parent.Prog == nil || parent.Pkg == nil {
+		return false
+	}
+	prog := parent.Prog
+	called := false
+	for _, r := range *mi.Referrers() {
+		switch u := r.(type) {
+		case *ssa.DebugRef:
+			continue
+		case *ssa.Call:
+			if !u.Call.IsInvoke() || u.Call.Value != mi || slices.Contains(u.Call.Args, ssa.Value(mi)) {
+				return false
+			}
+			sel := prog.MethodSets.MethodSet(mi.X.Type()).Lookup(u.Call.Method.Pkg(), u.Call.Method.Name())
+			if sel == nil {
+				return false
+			}
+			fn := prog.MethodValue(sel)
+			if fn == nil || fn.Pkg != parent.Pkg || len(fn.Params) == 0 {
+				return false
+			}
+			for _, rr := range *fn.Params[0].Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.DebugRef:
+				case *ssa.FieldAddr:
+					vals, ok := fieldStores(rr)
+					if !ok || rr.Field == f && len(vals) > 0 {
+						return false
+					}
+				default:
+					return false // the receiver handed on: it may be written there
+				}
+			}
+			called = true
+		default:
+			return false
+		}
+	}
+	return called
 }
 
 // capturedReadOnly reports whether the closure mc captures the variable
