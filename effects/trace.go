@@ -1236,6 +1236,15 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 			}
 			return
 		}
+		// A field of a struct built here (a hook list it appends to).
+		if _, ok := load.X.(*ssa.FieldAddr); ok {
+			if bs, ok := e.fieldValues(load, fr); ok {
+				for _, b := range bs {
+					e.collectElems(b.v, b.fr, fs, depth+1)
+				}
+				return
+			}
+		}
 		// A captured or addressed variable holding the slice.
 		stores := storedValues(load.X, fr)
 		if len(stores) == 0 {
@@ -1256,6 +1265,19 @@ func (e *Engine) collectElems(sl ssa.Value, fr *frame, fs *funcSet, depth int) {
 				e.collectFuncs(el, fr, fs, depth+1)
 			}
 			return
+		}
+		// An append onto what a field of a struct built here holds
+		// (hk.after = append(hk.after, f)): the elements of both.
+		if call, ok := sl.(*ssa.Call); ok {
+			if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(call.Call.Args) == 2 {
+				if !e.enter(sl, fr) {
+					return // the field's own earlier value: a cycle adds nothing
+				}
+				defer e.leave(sl, fr)
+				e.collectElems(call.Call.Args[0], fr, fs, depth+1)
+				e.collectElems(call.Call.Args[1], fr, fs, depth+1)
+				return
+			}
 		}
 	}
 	els := sliceElems(sl)

@@ -2,77 +2,41 @@ package f
 
 import (
 	"context"
-	"database/sql"
-
-	"classes/f/hooklist"
+	"log"
 )
 
-// A callback list filled where the server is wired and run by the
-// handler: what it holds was put in out of the handler's sight, so its
-// call is unprovable, never assumed to add nothing because every
-// function put in a list is walked where it is put in.
+// --- F30: a hook list held in a field of a struct the handler builds
+// (appended to, assigned, or set in the literal) and run in a loop: each
+// call runs what was put there.
 
-type hookedServer struct {
-	db    *sql.DB
-	hooks *hooklist.List
+type stepHooks struct {
+	after []func(context.Context) error
 }
 
-func wireHooks(db *sql.DB) *hookedServer {
-	l := &hooklist.List{}
-	l.Add(func(ctx context.Context) error {
-		_, err := db.ExecContext(ctx, "INSERT INTO payouts (tenant_id) VALUES ($1)", 1)
+//agent:operable grant=Refunds
+func (s *Server) FieldHooksTwin(ctx context.Context) error {
+	var hk stepHooks
+	hk.after = append(hk.after, func(context.Context) error { log.Print("after"); return nil })
+	lit := stepHooks{after: []func(context.Context) error{func(context.Context) error { return nil }}}
+	for _, h := range append(hk.after, lit.after...) {
+		if err := h(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+//agent:operable grant=Refunds
+func (s *Server) FieldHooksWrite(ctx context.Context) error {
+	hk := &stepHooks{}
+	hk.after = append(hk.after, func(ctx context.Context) error {
+		_, err := s.db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1", 1) // want `FieldHooksWrite writes "payouts"`
 		return err
 	})
-	return &hookedServer{db: db, hooks: l}
-}
-
-//agent:operable grant=Refunds
-func (s *hookedServer) RunInjectedHooks(ctx context.Context) error {
-	return s.hooks.Run(ctx) // want `RunInjectedHooks calls a function value the analysis cannot resolve`
-}
-
-// --- F: steps appended to a local slice in a loop, then run: the
-// elements are the closures appended. A slice handed to a helper may hold
-// anything the helper put there.
-
-//agent:operable grant=Refunds
-func (s *Server) RunSteps(ctx context.Context, ids []int) {
-	var steps []func()
-	for _, id := range ids {
-		steps = append(steps, func() {
-			s.db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1 AND id = $2", 1, id) // want `RunSteps writes "payouts"`
-		})
+	for _, h := range hk.after {
+		if err := h(ctx); err != nil { // want `FieldHooksWrite writes "payouts"`
+			return err
+		}
 	}
-	for _, f := range steps {
-		f()
-	}
-}
-
-//agent:operable grant=Refunds
-func (s *Server) RunStepsTwin(ctx context.Context, ids []int) {
-	var steps []func()
-	for _, id := range ids {
-		steps = append(steps, func() {
-			s.db.ExecContext(ctx, "UPDATE orders SET seen = true WHERE tenant_id = $1 AND id = $2", 1, id)
-		})
-	}
-	for _, f := range steps {
-		f()
-	}
-}
-
-func addStep(steps []func()) []func() { return steps }
-
-//agent:operable grant=Refunds
-func (s *Server) RunStepsHanded(ctx context.Context, ids []int) {
-	var steps []func()
-	for _, id := range ids {
-		steps = append(steps, func() {
-			s.db.ExecContext(ctx, "UPDATE orders SET seen = true WHERE tenant_id = $1 AND id = $2", 1, id)
-		})
-	}
-	steps = addStep(steps)
-	for _, f := range steps {
-		f() // want `RunStepsHanded calls a function value the analysis cannot resolve`
-	}
+	return nil
 }
