@@ -61,6 +61,7 @@ func (a *run) checkHandler(h *operable, eng *effects.Engine, sum *effects.Summar
 	g, problem := a.lookupGrant(h)
 	name := handlerName(h.decl)
 	effs := eng.Finalize(sum, a.module)
+	effs = a.unreachedNoneHatches(h, effs)
 	if KeepResults {
 		obj, _ := a.pass.TypesInfo.Defs[h.decl.Name].(*types.Func)
 		a.result.Handlers = append(a.result.Handlers, Handler{Func: obj, Name: name, Pos: h.decl.Name.Pos(), GrantName: h.grant, Grant: g, Effects: effs})
@@ -348,4 +349,30 @@ type siteKey struct {
 type diagKey struct {
 	pos token.Pos
 	msg string
+}
+
+// unreachedNoneHatches adds, for each //agent:effect none in the
+// handler's body that covers no site the walk reached (a closure's
+// definition: f := func() {...}), the asserted-effect-free site it still
+// is: the author took a statement out of the proof, so the handler is
+// no longer provably reversible (SPEC §5).
+func (a *run) unreachedNoneHatches(h *operable, effs []effects.Effect) []effects.Effect {
+	have := map[effects.Position]bool{}
+	for i := range effs {
+		if effs[i].Kind == effects.AssertedEffectFree {
+			have[effs[i].Pos] = true
+		}
+	}
+	for _, ht := range a.hatches {
+		if !ht.None || ht.Start < h.decl.Pos() || ht.End > h.decl.End() {
+			continue
+		}
+		at := effects.PositionOf(a.pass.Fset, ht.Start)
+		if have[at] {
+			continue
+		}
+		have[at] = true
+		effs = append(effs, effects.Effect{Kind: effects.AssertedEffectFree, Reason: ht.Reason, Provenance: effects.Declared, Pos: at, Module: a.module})
+	}
+	return effs
 }

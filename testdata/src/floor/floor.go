@@ -62,3 +62,21 @@ func (s *Server) AboveTheFloor(ctx context.Context) {
 	s.db.ExecContext(ctx, "UPDATE notes SET body = $1 WHERE id = $2", "x", 1)
 	s.db.ExecContext(ctx, "DELETE FROM drafts")
 }
+
+// A none hatch on a closure's definition covers no site the walk reaches
+// there, but it is still a statement taken out of the proof.
+//
+//agent:operable grant=RowEditor // want `AssertedClosure is declared reversible by grant RowEditor, but its effects floor it at compensable: an //agent:effect none site`
+func (s *Server) AssertedClosure(ctx context.Context) {
+	//agent:effect none reason="the closure only formats"
+	f := func() string { return "x" }
+	s.db.ExecContext(ctx, "UPDATE notes SET body = $1 WHERE id = $2", f(), 1)
+}
+
+// Twin: the same closure with no hatch.
+//
+//agent:operable grant=RowEditor
+func (s *Server) PlainClosure(ctx context.Context) {
+	f := func() string { return "x" }
+	s.db.ExecContext(ctx, "UPDATE notes SET body = $1 WHERE id = $2", f(), 1)
+}
