@@ -593,6 +593,13 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 	switch in := instr.(type) {
 	case *ssa.Store:
 		val = in.Val
+		if _, isFunc := val.Type().Underlying().(*types.Signature); isFunc && deadFieldStore(in) {
+			// A function put in a field of a struct built here that
+			// nothing reads (a vtable entry this path never calls): it
+			// counts as called once where it is stored (SPEC §4.1).
+			e.callArg(binding{v: val, fr: fr}, pos, fr, out, callFlags{})
+			return
+		}
 		if !callbackType(val.Type()) && len(funcFields(val.Type())) == 0 || e.followedStore(in, fr) || transportDialer(in) {
 			return
 		}
@@ -633,6 +640,76 @@ func (e *Engine) storeSite(instr ssa.Instruction, pos token.Pos, fr *frame, out 
 	default:
 		e.handOffValue(binding{v: val, fr: fr}, nil, pos, fr, out, callFlags{})
 	}
+}
+
+// deadFieldStore reports whether st stores into a field of a struct
+// allocated in its function that is never read there: no load of the
+// field, of the whole struct's field (or of a copy's), and the struct
+// never handed on.
+func deadFieldStore(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	alloc, ok := fa.X.(*ssa.Alloc)
+	return ok && fieldUnread(alloc, fa.Field, 0)
+}
+
+// fieldUnread reports whether field f of the local struct alloc is
+// never read: its field addresses are only stored to (other fields may
+// be read), and a load of the whole struct only gives other fields or
+// is copied into another such struct.
+func fieldUnread(alloc *ssa.Alloc, f, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			for _, rr := range *r.Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.Store:
+					if rr.Addr != r {
+						return false // the field's address stored away
+					}
+				case *ssa.DebugRef:
+				case *ssa.UnOp:
+					if r.Field == f {
+						return false
+					}
+				default:
+					return false // its address handed on
+				}
+			}
+		case *ssa.Store:
+			// The whole struct stored into it (a copy of another): the
+			// other one's stores are judged where they are made.
+			if r.Addr != alloc {
+				return false
+			}
+		case *ssa.UnOp:
+			for _, rr := range *r.Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.Field:
+					if rr.Field == f {
+						return false
+					}
+				case *ssa.Store:
+					to, ok := rr.Addr.(*ssa.Alloc)
+					if !ok || rr.Val != r || !fieldUnread(to, f, depth+1) {
+						return false
+					}
+				case *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+		default:
+			return false // handed on, stored away, converted
+		}
+	}
+	return true
 }
 
 // onlyReadHere reports whether m is a map made here that is only filled,

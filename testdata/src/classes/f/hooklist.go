@@ -40,3 +40,32 @@ func (s *Server) FieldHooksWrite(ctx context.Context) error {
 	}
 	return nil
 }
+
+// --- F31: a struct of functions (a vtable) the handler fills: an entry
+// this path never calls is still walked where it is stored (SPEC §4.1).
+
+type orderOps struct {
+	save, wipe func(context.Context) error
+}
+
+func (s *Server) saveOrder(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO orders (tenant_id) VALUES ($1)", 1)
+	return err
+}
+
+func (s *Server) wipePayouts(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, "DELETE FROM payouts WHERE tenant_id = $1", 1)
+	return err
+}
+
+//agent:operable grant=Refunds
+func (s *Server) VtableUnused(ctx context.Context) error {
+	ops := orderOps{save: s.saveOrder, wipe: s.wipePayouts} // want `VtableUnused writes "payouts"`
+	return ops.save(ctx)
+}
+
+//agent:operable grant=Refunds
+func (s *Server) VtableTwin(ctx context.Context) error {
+	ops := orderOps{save: s.saveOrder, wipe: s.saveOrder}
+	return ops.save(ctx)
+}
