@@ -38,7 +38,7 @@ package effects
 //	Str           = list(list(Part))
 //	Part          = flags(Unknown) str(Lit) int(Param) uint8(Handle)
 //	Position      = str(File) int(Line) int(Col)
-//	FieldSource   = int(Field) int(Param)
+//	FieldSource   = int(Field) int(Param) str(Func)
 //	MethodSummary = str(Name) flags(Sum != nil) [summary: Sum, if flagged]
 //
 // The payload must end where the summary does. Decoding is exact except
@@ -60,7 +60,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 6
+const codecVersion = 7
 
 // maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
@@ -73,7 +73,7 @@ const (
 	minArg           = 4
 	minPart          = 4
 	minPosition      = 3
-	minFieldSource   = 2
+	minFieldSource   = 3
 	minMethodSummary = 2
 )
 
@@ -165,6 +165,7 @@ func (e *encoder) summary(s *Summary, depth int) error {
 	for _, f := range s.ResultFields {
 		e.varint(f.Field)
 		e.varint(f.Param)
+		e.str(f.Func)
 	}
 	e.uvarint(uint64(len(s.ResultMethods)))
 	for _, m := range s.ResultMethods {
@@ -414,7 +415,7 @@ func (d *decoder) summary(s *Summary, depth int) {
 	if n := d.count(minFieldSource); n > 0 {
 		s.ResultFields = make([]FieldSource, n)
 		for i := range s.ResultFields {
-			s.ResultFields[i] = FieldSource{Field: d.varint(), Param: d.varint()}
+			s.ResultFields[i] = FieldSource{Field: d.varint(), Param: d.varint(), Func: d.str()}
 		}
 	}
 	if n := d.count(minMethodSummary); n > 0 {

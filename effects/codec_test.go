@@ -81,7 +81,7 @@ func codecSample() *Summary {
 		ReturnedIndex:   1,
 		ReqWrites:       []int{0, 2},
 		BeginsTx:        true,
-		ResultFields:    []FieldSource{{Field: 1, Param: 0}, {Field: 4, Param: 2}},
+		ResultFields:    []FieldSource{{Field: 1, Param: 0}, {Field: 4, Param: 2}, {Field: 5, Param: FieldFunc, Func: "example.com/sdk.DefaultRetryPolicy"}, {Field: 6, Param: FieldNil}},
 		ReturnsShared:   true,
 		EndsTx:          true,
 		StdClient:       true,

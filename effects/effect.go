@@ -297,8 +297,21 @@ type Arg struct {
 // Summary is the effect summary of one function: what calling it can do,
 // with subjects that depend on its parameters left pending. It is
 // exported as an analysis fact so callers in other packages can use it.
-// FieldSource says which parameter a field of the returned struct holds.
-type FieldSource struct{ Field, Param int }
+// FieldSource says what a field of the returned struct holds on every
+// return: the parameter Param (>= 0); the package-level function Func
+// ("pkgpath.Name", Param FieldFunc), a default the constructor sets
+// (retryablehttp's CheckRetry: DefaultRetryPolicy); or nothing (a
+// function field it never sets, Param FieldNil).
+type FieldSource struct {
+	Field, Param int
+	Func         string
+}
+
+// FieldSource.Param for a field holding a function, or nil.
+const (
+	FieldFunc = -1
+	FieldNil  = -2
+)
 
 type Summary struct {
 	Effects []Effect
@@ -318,8 +331,8 @@ type Summary struct {
 	// project's own Begin wrapper): its callers are inside one after it.
 	BeginsTx bool
 	// ResultFields: the function returns a struct it builds (or a pointer
-	// to one) whose field Field holds its parameter Param on every
-	// return (a constructor: New(db) *Queries{db: db}).
+	// to one) whose field Field holds its parameter Param (or a function,
+	// or nil) on every return (a constructor: New(db) *Queries{db: db}).
 	ResultFields []FieldSource
 	// ReturnsShared: the function may return what a package variable
 	// holds (a getter of a process-wide registry): what is stored into

@@ -1792,43 +1792,80 @@ func resultFields(fn *ssa.Function) []FieldSource {
 			continue
 		}
 		v := ret.Results[0]
+		var conv ssa.Value
 		if mi, ok := v.(*ssa.MakeInterface); ok {
-			v = mi.X // the struct returned as an interface it implements
+			conv, v = mi, mi.X // the struct returned as an interface it implements
 		}
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if conv == nil {
+				conv = load
+			}
 			v = load.X
 		}
 		alloc, ok := v.(*ssa.Alloc)
+		if !ok || !onlyBuilt(alloc, conv, ret) {
+			return nil
+		}
+		st, ok := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
 		if !ok {
 			return nil
 		}
-		var here []FieldSource
+		stores := map[int][]ssa.Value{}
+		unknown := map[int]bool{}
 		for _, r := range *alloc.Referrers() {
 			fa, ok := r.(*ssa.FieldAddr)
 			if !ok {
 				continue
 			}
 			for _, r2 := range *fa.Referrers() {
-				st, ok := r2.(*ssa.Store)
-				if !ok || st.Addr != fa {
+				switch r2 := r2.(type) {
+				case *ssa.Store:
+					if r2.Addr != fa {
+						unknown[fa.Field] = true
+						continue
+					}
+					stores[fa.Field] = append(stores[fa.Field], r2.Val)
+				case *ssa.UnOp, *ssa.DebugRef:
+				default:
+					unknown[fa.Field] = true // its address handed on
+				}
+			}
+		}
+		var here []FieldSource
+		for f := 0; f < st.NumFields(); f++ {
+			if unknown[f] {
+				continue
+			}
+			vals := stores[f]
+			if len(vals) == 0 {
+				if _, isFunc := st.Field(f).Type().Underlying().(*types.Signature); isFunc {
+					here = append(here, FieldSource{Field: f, Param: FieldNil})
+				}
+				continue
+			}
+			if len(vals) > 1 {
+				continue // set more than once: which one holds is not known here
+			}
+			val := vals[0]
+			for {
+				if mi, ok := val.(*ssa.MakeInterface); ok {
+					val = mi.X
 					continue
 				}
-				val := st.Val
-				for {
-					if mi, ok := val.(*ssa.MakeInterface); ok {
-						val = mi.X
-						continue
-					}
-					if ci, ok := val.(*ssa.ChangeInterface); ok {
-						val = ci.X
-						continue
-					}
-					break
+				if ci, ok := val.(*ssa.ChangeInterface); ok {
+					val = ci.X
+					continue
 				}
-				if p, ok := val.(*ssa.Parameter); ok {
-					if i := paramIndex(fn, p); i >= 0 {
-						here = append(here, FieldSource{Field: fa.Field, Param: i})
-					}
+				break
+			}
+			switch x := val.(type) {
+			case *ssa.Parameter:
+				if i := paramIndex(fn, x); i >= 0 {
+					here = append(here, FieldSource{Field: f, Param: i})
+				}
+			case *ssa.Function:
+				if x.Parent() == nil && x.Signature.Recv() == nil && x.Pkg != nil && x.Object() != nil && x.TypeParams().Len() == 0 {
+					here = append(here, FieldSource{Field: f, Param: FieldFunc, Func: x.Pkg.Pkg.Path() + "." + x.Name()})
 				}
 			}
 		}
@@ -1838,10 +1875,39 @@ func resultFields(fn *ssa.Function) []FieldSource {
 		}
 		out = slices.DeleteFunc(out, func(f FieldSource) bool { return !slices.Contains(here, f) })
 	}
-	if len(out) > 8 {
-		out = out[:8]
+	if len(out) > 16 {
+		out = out[:16]
 	}
 	return out
+}
+
+// onlyBuilt reports whether the struct alloc is only built here and
+// returned (by ret, through conv, its conversion or load): its fields
+// are stored to or read, and it is handed to nothing that might set one.
+func onlyBuilt(alloc *ssa.Alloc, conv ssa.Value, ret *ssa.Return) bool {
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		case *ssa.Return:
+			if r != ret {
+				return false
+			}
+		default:
+			if v, ok := r.(ssa.Value); !ok || v != conv {
+				return false
+			}
+		}
+	}
+	if conv != nil {
+		for _, r := range *conv.Referrers() {
+			switch r.(type) {
+			case *ssa.Return, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // returnsShared reports whether fn may return the value of a package

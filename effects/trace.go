@@ -1752,15 +1752,73 @@ func SlotName(n *types.Named, field string) string {
 // its callee returns holds (Summary.ResultFields).
 func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
 	s := e.calleeSummary(&call.Call)
-	if s == nil {
+	if s == nil || fieldWritten(call, f) {
 		return nil, false
 	}
 	for _, fs := range s.ResultFields {
-		if fs.Field == f && fs.Param < len(call.Call.Args) {
-			return call.Call.Args[fs.Param], true
+		if fs.Field != f {
+			continue
 		}
+		switch {
+		case fs.Param >= 0 && fs.Param < len(call.Call.Args):
+			return call.Call.Args[fs.Param], true
+		case fs.Param == FieldFunc:
+			if fn := e.funcNamed(fs.Func); fn != nil {
+				return fn, true
+			}
+		case fs.Param == FieldNil:
+			t := call.Type()
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if st, ok := t.Underlying().(*types.Struct); ok && f < st.NumFields() {
+				return ssa.NewConst(nil, st.Field(f).Type()), true
+			}
+		}
+		return nil, false
 	}
 	return nil, false
+}
+
+// fieldWritten reports whether the caller writes field f of the struct
+// call returns (q := New(db); q.db = other), or hands the field's
+// address on: what the constructor stored is then not what it holds.
+func fieldWritten(call *ssa.Call, f int) bool {
+	for _, r := range *call.Referrers() {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Field != f {
+			continue
+		}
+		for _, r2 := range *fa.Referrers() {
+			switch r2.(type) {
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funcNamed returns the package-level function "pkgpath.Name" of a
+// package the program holds, or nil.
+func (e *Engine) funcNamed(name string) *ssa.Function {
+	i := strings.LastIndex(name, ".")
+	if i < 0 || e.Prog == nil {
+		return nil
+	}
+	path, member := name[:i], name[i+1:]
+	var pkg *ssa.Package
+	if e.Pkg != nil && e.Pkg.Path() == path {
+		pkg = e.Prog.Package(e.Pkg)
+	} else {
+		pkg = e.Prog.ImportedPackage(path)
+	}
+	if pkg == nil {
+		return nil
+	}
+	fn, _ := pkg.Members[member].(*ssa.Function)
+	return fn
 }
 
 // fieldStoredStr traces, as h, every value the package stores to the

@@ -324,3 +324,19 @@ func (l *Ledgers) FieldClientDoerUnwrapped(w http.ResponseWriter, r *http.Reques
 }
 
 var _ = []any{newLedgerAPI, newUnwrappedAPI, (*unwrappedAPI).tune}
+
+// --- J40: a client whose constructor sets its exported hook fields to
+// package defaults (or leaves them nil): what it calls is what the
+// constructor put there, unless the handler sets a field itself.
+
+//agent:operable grant=Egress
+func (s *Server) RetryingDefaultsTwin(w http.ResponseWriter, r *http.Request) {
+	httpx.NewRetrying().Get(r.Context(), "https://api.stripe.com/v1/charges")
+}
+
+//agent:operable grant=Egress
+func (s *Server) RetryingHookSet(w http.ResponseWriter, r *http.Request) {
+	c := httpx.NewRetrying()
+	c.OnRetry = func(int) { http.Get("https://metrics.example.com/retry") } // want `RetryingHookSet calls out to "https://metrics.example.com/retry"`
+	c.Get(r.Context(), "https://api.stripe.com/v1/charges")                 // want `RetryingHookSet calls a function value the analysis cannot resolve`
+}

@@ -112,3 +112,38 @@ func SendVia(c, other *http.Client, req *http.Request) error {
 	_, err := c.Do(req)
 	return err
 }
+
+// Retrying is go-retryablehttp's shape: a client whose policy hooks are
+// exported function fields its constructor sets to package defaults (or
+// leaves nil), called on every request.
+type Retrying struct {
+	CheckRetry func(ctx context.Context, resp *http.Response, err error) (bool, error)
+	OnRetry    func(attempt int)
+}
+
+// DefaultCheck retries on a server error.
+func DefaultCheck(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return err != nil || resp.StatusCode >= 500, nil
+}
+
+// NewRetrying returns a client with the default policy.
+func NewRetrying() *Retrying {
+	return &Retrying{CheckRetry: DefaultCheck}
+}
+
+// Get sends a GET, retrying as CheckRetry says.
+func (c *Retrying) Get(ctx context.Context, url string) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if retry, _ := c.CheckRetry(ctx, resp, err); !retry || attempt > 3 {
+			return resp, err
+		}
+		if c.OnRetry != nil {
+			c.OnRetry(attempt)
+		}
+	}
+}
