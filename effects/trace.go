@@ -1685,7 +1685,14 @@ func (e *Engine) fieldsOf(b binding, path []int, except ssa.Instruction) (done [
 		if !found {
 			return nil, nil, false
 		}
+		after, ok := writtenAfter(call, path[0])
+		if !ok {
+			return nil, nil, false
+		}
 		bs = append(bs, binding{v: arg, fr: b.fr})
+		for _, v := range after {
+			bs = append(bs, binding{v: v, fr: b.fr})
+		}
 	} else {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 			v = load.X // a struct value loaded from its variable
@@ -1752,7 +1759,7 @@ func SlotName(n *types.Named, field string) string {
 // its callee returns holds (Summary.ResultFields).
 func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
 	s := e.calleeSummary(&call.Call)
-	if s == nil || fieldWritten(call, f) {
+	if s == nil {
 		return nil, false
 	}
 	for _, fs := range s.ResultFields {
@@ -1780,24 +1787,31 @@ func (e *Engine) resultField(call *ssa.Call, f int) (ssa.Value, bool) {
 	return nil, false
 }
 
-// fieldWritten reports whether the caller writes field f of the struct
-// call returns (q := New(db); q.db = other), or hands the field's
-// address on: what the constructor stored is then not what it holds.
-func fieldWritten(call *ssa.Call, f int) bool {
+// writtenAfter returns what the caller stores into field f of the
+// struct call returns (q := New(db); q.hook = h), to be joined with what
+// the constructor put there; false when the field's address is handed
+// on.
+func writtenAfter(call *ssa.Call, f int) ([]ssa.Value, bool) {
+	var vals []ssa.Value
 	for _, r := range *call.Referrers() {
 		fa, ok := r.(*ssa.FieldAddr)
 		if !ok || fa.Field != f {
 			continue
 		}
 		for _, r2 := range *fa.Referrers() {
-			switch r2.(type) {
+			switch r2 := r2.(type) {
+			case *ssa.Store:
+				if r2.Addr != fa {
+					return nil, false
+				}
+				vals = append(vals, r2.Val)
 			case *ssa.UnOp, *ssa.DebugRef:
 			default:
-				return true
+				return nil, false
 			}
 		}
 	}
-	return false
+	return vals, true
 }
 
 // funcNamed returns the package-level function "pkgpath.Name" of a

@@ -327,7 +327,7 @@ var _ = []any{newLedgerAPI, newUnwrappedAPI, (*unwrappedAPI).tune}
 
 // --- J40: a client whose constructor sets its exported hook fields to
 // package defaults (or leaves them nil): what it calls is what the
-// constructor put there, unless the handler sets a field itself.
+// constructor put there, and what the handler sets after.
 
 //agent:operable grant=Egress
 func (s *Server) RetryingDefaultsTwin(w http.ResponseWriter, r *http.Request) {
@@ -338,5 +338,5 @@ func (s *Server) RetryingDefaultsTwin(w http.ResponseWriter, r *http.Request) {
 func (s *Server) RetryingHookSet(w http.ResponseWriter, r *http.Request) {
 	c := httpx.NewRetrying()
 	c.OnRetry = func(int) { http.Get("https://metrics.example.com/retry") } // want `RetryingHookSet calls out to "https://metrics.example.com/retry"`
-	c.Get(r.Context(), "https://api.stripe.com/v1/charges")                 // want `RetryingHookSet calls a function value the analysis cannot resolve`
+	c.Get(r.Context(), "https://api.stripe.com/v1/charges")
 }
