@@ -592,13 +592,8 @@ const maxUnprovable = 3
 // not take the kept ones for all there were.
 func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 	type key struct {
-		at     Position
-		local  bool
-		module string
-		egress bool
-		pkg    string
-		kind   string
-		reason string
+		at Position
+		siteGroup
 	}
 	n := map[key]int{}
 	last := map[key]int{} // index in out of the group's last kept site
@@ -607,10 +602,7 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 		e := &effs[i]
 		switch e.Kind {
 		case Unprovable, Detached:
-			k := key{group(e), e.Local, e.Module, e.Egress, e.Pkg, e.Kind, ""}
-			if e.Kind == Detached {
-				k.reason = e.Reason
-			}
+			k := key{group(e), coarseGroup(e)}
 			if n[k] >= maxUnprovable {
 				out[last[k]].More = true
 				continue
@@ -665,14 +657,14 @@ func collapsed(s *Summary, at Position, module string) *Summary {
 }
 
 // siteGroup is the group capUnprovable caps an unprovable or detached
-// site in (in a Coarse summary), and whether it stands for more.
+// site in, whatever its position (all of a Coarse summary's).
 type siteGroup struct {
 	kind, reason, module, pkg string
-	local, egress, more       bool
+	local, egress             bool
 }
 
 func coarseGroup(e *Effect) siteGroup {
-	g := siteGroup{kind: e.Kind, module: e.Module, pkg: e.Pkg, local: e.Local, egress: e.Egress, more: e.More}
+	g := siteGroup{kind: e.Kind, module: e.Module, pkg: e.Pkg, local: e.Local, egress: e.Egress}
 	if e.Kind == Detached {
 		g.reason = e.Reason
 	}
@@ -682,14 +674,12 @@ func coarseGroup(e *Effect) siteGroup {
 // equalCoarse is equalSummaries for a Coarse engine, where a caller
 // reports every unprovable or detached site it lifts at its own call:
 // which sites stand for a capped group (capUnprovable) changes nothing
-// a caller reports, so only how many each group keeps counts. Every
-// other effect, and every pending site, must be equal.
+// a caller reports, so only how many each group keeps counts (More
+// matters only to the manifest, which never runs Coarse). Every other
+// effect, and every pending site, must be equal.
 func equalCoarse(a, b *Summary) bool {
-	if a.Empty() || b.Empty() {
-		return a.Empty() == b.Empty()
-	}
-	if len(a.Effects) != len(b.Effects) || len(a.Pending) != len(b.Pending) {
-		return false
+	if same, decided := equalShape(a, b); decided {
+		return same
 	}
 	groups := map[siteGroup]int{}
 	other := map[effectKey]bool{}
@@ -717,28 +707,33 @@ func equalCoarse(a, b *Summary) bool {
 			}
 		}
 	}
-	for i := range a.Pending {
-		if a.Pending[i].key() != b.Pending[i].key() {
-			return false
-		}
-	}
 	return true
 }
 
-func equalSummaries(a, b *Summary) bool {
+// equalShape compares what equalSummaries and equalCoarse judge alike:
+// emptiness, the numbers of effects and pending sites, and the pending
+// sites themselves. decided is false when the effects remain to compare.
+func equalShape(a, b *Summary) (same, decided bool) {
 	if a.Empty() || b.Empty() {
-		return a.Empty() == b.Empty()
+		return a.Empty() == b.Empty(), true
 	}
 	if len(a.Effects) != len(b.Effects) || len(a.Pending) != len(b.Pending) {
-		return false
-	}
-	for i := range a.Effects {
-		if a.Effects[i].key() != b.Effects[i].key() {
-			return false
-		}
+		return false, true
 	}
 	for i := range a.Pending {
 		if a.Pending[i].key() != b.Pending[i].key() {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func equalSummaries(a, b *Summary) bool {
+	if same, decided := equalShape(a, b); decided {
+		return same
+	}
+	for i := range a.Effects {
+		if a.Effects[i].key() != b.Effects[i].key() {
 			return false
 		}
 	}
