@@ -2035,7 +2035,7 @@ func holdsFuncs(t types.Type, seen map[types.Type]bool, depth int) bool {
 // for an exported function whose results may hold handlers it makes; nil
 // when fn is not such a function or when it adds nothing to base.
 func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
-	if !e.madeHelper(fn) {
+	if !e.madeHelper(fn) || !e.returnsMade(fn) {
 		return nil
 	}
 	e.inMade = true
@@ -2049,12 +2049,16 @@ func (e *Engine) MadeSummary(fn *ssa.Function, base *Summary) *Summary {
 	return &c
 }
 
-// madeHelper reports whether fn, of this package, is a handler
+// madeHelper reports whether fn, of this package, may be a handler
 // constructor's helper: its results may hold a function value
-// (ctorHelper), and what it returns may hold a function literal it, or a
-// helper it calls, makes (returnsMade). Memoised; a helper in progress
-// (recursion) counts as making none, which a literal it returns itself
-// still overrides.
+// (ctorHelper), and it returns a handler, or makes a function literal or
+// method value that does more than run where it is made (a deferred
+// recover does not count), or calls a
+// helper of this package that does, or another package's function whose
+// summary has a Made part. A function that makes no such literal, at any
+// depth, cannot bring one back (an ANTLR parser's rules, which return
+// interfaces and call each other). Memoised; a helper in progress
+// (recursion) counts as making none, which its own literals override.
 func (e *Engine) madeHelper(fn *ssa.Function) bool {
 	if !ctorHelper(fn) {
 		return false
@@ -2066,9 +2070,91 @@ func (e *Engine) madeHelper(fn *ssa.Function) bool {
 		e.madeHelpers = map[*ssa.Function]bool{}
 	}
 	e.madeHelpers[fn] = false
-	v := e.returnsMade(fn)
+	v := returnsHandler(fn.Signature) && !requestShaped(fn.Signature) || makesLiteral(fn) || e.callsMadeHelper(fn)
 	e.madeHelpers[fn] = v
 	return v
+}
+
+// makesLiteral reports whether fn makes a function literal or a method
+// value used other than as the callee of a call, defer or go statement
+// right where it is made (stored, returned, handed on, captured).
+func makesLiteral(fn *ssa.Function) bool {
+	lits := map[*ssa.Function]bool{}
+	for _, a := range fn.AnonFuncs {
+		lits[a] = true
+	}
+	onlyCalled := func(v ssa.Value, refs []ssa.Instruction) bool {
+		for _, r := range refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case ssa.CallInstruction:
+				c := r.Common()
+				if c.Value != v || slices.Contains(c.Args, v) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	found := false
+	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
+		if found {
+			return
+		}
+		if mc, ok := in.(*ssa.MakeClosure); ok {
+			// A literal, or a method value (s.archive) handed on.
+			if !onlyCalled(mc, *mc.Referrers()) {
+				found = true
+			}
+			return
+		}
+		var ops [8]*ssa.Value
+		for _, op := range in.Operands(ops[:0]) {
+			f, ok := (*op).(*ssa.Function)
+			if !ok || !lits[f] {
+				continue
+			}
+			c, isCall := in.(ssa.CallInstruction)
+			if !isCall || c.Common().Value != f || slices.Contains(c.Common().Args, ssa.Value(f)) {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// callsMadeHelper reports whether fn statically calls a madeHelper of
+// this package, or a function of another analysed package whose summary
+// has a Made part.
+func (e *Engine) callsMadeHelper(fn *ssa.Function) bool {
+	found := false
+	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
+		c, ok := in.(ssa.CallInstruction)
+		if found || !ok {
+			return
+		}
+		callee := c.Common().StaticCallee()
+		if callee == nil || callee == fn {
+			return
+		}
+		if o := callee.Origin(); o != nil {
+			callee = o
+		}
+		if callee.Pkg == fn.Pkg {
+			found = e.madeHelper(callee)
+			return
+		}
+		obj := funcObject(callee)
+		if obj == nil || obj.Pkg() == nil || e.Import == nil || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+			return
+		}
+		if s := e.Import(obj); s != nil && s.Made != nil {
+			found = true
+		}
+	})
+	return found
 }
 
 // returnsMade reports whether what fn returns may hold a function

@@ -281,3 +281,58 @@ func DeadLiteralTwin(ctx context.Context, db *sql.DB) {
 	}
 	_ = cleanup
 }
+
+// --- K21: a helper of the package returns its handlers in a map literal
+// or a slice it appends to: the constructor that returns what the helper
+// made has them as its own. (A helper that makes no literal, like a
+// parser rule returning an interface, is only summarised.)
+
+type kTool struct {
+	Name    string
+	Handler func(ctx context.Context) error
+}
+
+func kToolMap(db *sql.DB, table string) map[string]kTool {
+	return map[string]kTool{"wipe": {Handler: func(ctx context.Context) error {
+		_, err := db.ExecContext(ctx, "DELETE FROM "+table+" WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return err
+	}}}
+}
+
+func kToolList(db *sql.DB) []kTool {
+	var ts []kTool
+	ts = append(ts, kTool{Name: "hold", Handler: func(ctx context.Context) error {
+		_, err := db.ExecContext(ctx, "UPDATE payouts SET held = true WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return err
+	}})
+	return ts
+}
+
+func kToolListTwin(db *sql.DB) []kTool {
+	var ts []kTool
+	ts = append(ts, kTool{Name: "hold", Handler: func(ctx context.Context) error {
+		_, err := db.ExecContext(ctx, "UPDATE refunds SET held = true WHERE tenant_id = $1 AND id = $2", 1, 2)
+		return err
+	}})
+	return ts
+}
+
+//agent:operable grant=Refunds
+func ToolMapHelper(db *sql.DB) map[string]kTool {
+	return kToolMap(db, "payouts") // want `ToolMapHelper writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func ToolMapHelperTwin(db *sql.DB) map[string]kTool {
+	return kToolMap(db, "refunds")
+}
+
+//agent:operable grant=Refunds
+func ToolListHelper(db *sql.DB) []kTool {
+	return kToolList(db) // want `ToolListHelper writes "payouts"`
+}
+
+//agent:operable grant=Refunds
+func ToolListHelperTwin(db *sql.DB) []kTool {
+	return kToolListTwin(db)
+}
