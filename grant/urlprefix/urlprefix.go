@@ -8,7 +8,8 @@
 // A URL is accepted only when it is an absolute http or https URL that
 // names its host, and only when it cannot defeat its own prefix: text with
 // userinfo ("user:pass@host"), a percent-encoded dot ("%2e"), a ".." path
-// segment, a backslash in its path, or a control character is refused.
+// segment, a backslash or an encoded slash or backslash ("%2f", "%5c") in
+// its path, or a control character is refused.
 //
 // Comparison is by component, never by string prefix: the scheme and host
 // (and port) must be equal, and the entry's path must be a whole-segment
@@ -290,6 +291,12 @@ func parse(text string, complete bool) (parts, error) {
 	p.path, p.rest = after[:end], after[end:]
 	if strings.IndexByte(p.path, '\\') >= 0 {
 		return p, fmt.Errorf("backslash in path of %s %q", what, text)
+	}
+	// An encoded slash or backslash ("..%2fadmin") is one segment here,
+	// but a server or proxy that decodes it before routing sees a ".."
+	// segment, or another path, beyond the prefix.
+	if lp := strings.ToLower(p.path); strings.Contains(lp, "%2f") || strings.Contains(lp, "%5c") {
+		return p, fmt.Errorf("encoded slash (%%2f or %%5c) in path of %s %q", what, text)
 	}
 	for seg := range strings.SplitSeq(p.path, "/") {
 		if seg == ".." {

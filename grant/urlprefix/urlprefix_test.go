@@ -92,6 +92,11 @@ var readCases = []readCase{
 	{"https://api.x.com/a/../b/", false, "", `".." path segment`},
 	{"https://api.x.com/a/..?q", true, "", `".." path segment`},
 	{"https://api.x.com/a\\..\\b", true, "", "backslash in path"},
+	{"https://api.x.com/v1/items/..%2fadmin", true, "", "encoded slash"},
+	{"https://api.x.com/v1/items/..%2Fadmin", true, "", "encoded slash"},
+	{"https://api.x.com/v1/items/..%5cadmin", true, "", "encoded slash"},
+	{"https://api.x.com/v1/items/%2F", false, "", "encoded slash"},
+	{"https://api.x.com/v1/items?next=%2Fadmin", true, "https://api.x.com/v1/items?next=%2Fadmin", ""},
 }
 
 func TestRead(t *testing.T) {

@@ -131,6 +131,18 @@ func (s *Server) EncodedDot(ctx context.Context) error {
 }
 
 //agent:operable grant=Stripe
+func (s *Server) EncodedSlash(ctx context.Context) error {
+	_, err := apiClient.Get("https://api.stripe.com/v1/refunds/..%2fcharges") // want `EncodedSlash calls out to a URL the analysis refuses: encoded slash`
+	return err
+}
+
+//agent:operable grant=Stripe
+func (s *Server) EncodedSlashQueryTwin(ctx context.Context) error {
+	_, err := apiClient.Get("https://api.stripe.com/v1/refunds?next=%2Fv1%2Fcharges")
+	return err
+}
+
+//agent:operable grant=Stripe
 func (s *Server) DotDot(ctx context.Context) error {
 	_, err := apiClient.Get("https://api.stripe.com/v1/refunds/../charges") // want `DotDot calls out to a URL the analysis refuses`
 	return err
