@@ -46,7 +46,7 @@ func TestHatch(t *testing.T)        { run(t, "hatch") }
 func TestFloor(t *testing.T)        { run(t, "floor") }
 func TestGrants(t *testing.T)       { run(t, "grants") }
 func TestDirectives(t *testing.T)   { run(t, "directives") }
-func TestCrossPackage(t *testing.T) { run(t, "crosspkg/handlers") }
+func TestCrossPackage(t *testing.T) { run(t, "crosspkg/handlers", "crosspkg/blank") }
 
 // TestConfiguredSinks runs with testdata/authvet-sinks.yaml: in-house
 // sinks, extra tenant columns and a benign interface.

@@ -31,10 +31,26 @@ func (a *run) lookupGrant(h *operable) (*GrantFact, string) {
 			}
 			pn, _ = a.pass.TypesInfo.Scopes[f].Lookup(pkg).(*types.PkgName)
 		}
-		if pn == nil {
+		var imported *types.Package
+		if pn != nil {
+			imported = pn.Imported()
+		} else {
+			// A blank or renamed import (import _ ".../grants") still
+			// imports the package: its own name resolves the grant.
+			for _, ip := range a.pass.Pkg.Imports() {
+				if ip.Name() != pkg {
+					continue
+				}
+				if imported != nil && imported != ip {
+					return nil, fmt.Sprintf("grant %s: the package imports two packages named %s (%s and %s); import the grant's under that name", name, pkg, imported.Path(), ip.Path())
+				}
+				imported = ip
+			}
+		}
+		if imported == nil {
 			return nil, fmt.Sprintf("grant %s: no file of the package imports a package named %s", name, pkg)
 		}
-		obj = pn.Imported().Scope().Lookup(member)
+		obj = imported.Scope().Lookup(member)
 	} else {
 		obj = a.pass.Pkg.Scope().Lookup(name)
 	}
