@@ -425,8 +425,10 @@ func (a *run) analyse() {
 		LocalSource: localSource(a.pass),
 		// The whole program's rewiring (a driver that loads it), or this
 		// package's own (under go vet, what the package itself does).
-		DefaultClientRewired: DefaultClientRewired || RewiresDefaultClient(a.pass.Files, a.pass.TypesInfo),
 	}
+	client, transport := RewiresDefaultClient(a.pass.Files, a.pass.TypesInfo)
+	eng.DefaultClientRewired = DefaultClientRewired || client
+	eng.DefaultTransportRewired = DefaultTransportRewired || transport
 	eng.ErrorsActDeps, eng.ContextsActDeps = actsDeps(a.pass)
 	eng.EntConsts = entConsts(a.pass)
 	contracted := a.contractedIfaces()

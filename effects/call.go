@@ -792,6 +792,11 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 		defer e.leaveResolve(p.Name, p.Pos, b.v)
 	}
 	sub := newCollector()
+	if p.Invoked {
+		prev := e.invokedAt
+		e.invokedAt = fr.cur
+		defer func() { e.invokedAt = prev }()
+	}
 	if p.InTx {
 		fr = txFrame(fr)
 	}

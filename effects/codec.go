@@ -30,7 +30,7 @@ package effects
 //	                str(Method) str(Provenance) str(Reason) str(Fix)
 //	                Position list(Position: Via) str(Module) str(Pkg)
 //	Pending       = uint8(Op) flags(Detach, InTx, Elem, Safe, Discharged,
-//	                Scoped) str(Kind) Str(Text) Str(Method) int(Param)
+//	                Scoped, Invoked) str(Kind) Str(Text) Str(Method) int(Param)
 //	                str(Name) str(Reason) str(Fix) list(Arg) int(ShapeArg)
 //	                int(DetachIf) list(int: Fields) str(Prov) uint8(Dialect)
 //	                Position list(Position: Via) str(Module) str(Pkg)
@@ -60,7 +60,7 @@ import (
 
 // codecVersion is the first byte of a payload. Change it whenever the
 // format changes.
-const codecVersion = 7
+const codecVersion = 8
 
 // maxNesting bounds the nesting of summaries (Returned, Made, ResultMethods).
 const maxNesting = 16
@@ -205,7 +205,7 @@ func (e *encoder) effect(x *Effect) {
 
 func (e *encoder) pending(p *Pending) {
 	e.uvarint(uint64(p.Op))
-	e.flags(p.Detach, p.InTx, p.Elem, p.Safe, p.Discharged, p.Scoped)
+	e.flags(p.Detach, p.InTx, p.Elem, p.Safe, p.Discharged, p.Scoped, p.Invoked)
 	e.str(p.Kind)
 	e.symbolic(p.Text)
 	e.symbolic(p.Method)
@@ -459,7 +459,7 @@ func (d *decoder) effect(x *Effect) {
 
 func (d *decoder) pending(p *Pending) {
 	p.Op = Op(d.u8())
-	d.flags(&p.Detach, &p.InTx, &p.Elem, &p.Safe, &p.Discharged, &p.Scoped)
+	d.flags(&p.Detach, &p.InTx, &p.Elem, &p.Safe, &p.Discharged, &p.Scoped, &p.Invoked)
 	p.Kind = d.str()
 	p.Text = d.symbolic()
 	p.Method = d.symbolic()

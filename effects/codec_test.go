@@ -62,7 +62,7 @@ func codecSample() *Summary {
 		},
 		Pending: []Pending{
 			{
-				Op: OpCallMethod, Kind: Job, Text: sql, Method: method, Param: 2, Name: "ExecContext",
+				Op: OpCallMethod, Invoked: true, Kind: Job, Text: sql, Method: method, Param: 2, Name: "ExecContext",
 				Reason: "calls ExecContext through an interface", Fix: "declare it with //agent:effect",
 				Args: []Arg{
 					{Handle: 1, Str: litStr("jobs"), Method: unknownStr(), Param: 3},

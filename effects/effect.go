@@ -220,6 +220,10 @@ type Pending struct {
 	Module  string // module whose code holds the site
 	Pkg     string // a request's site (OpURL, or a client or transport handed in): package whose code holds it
 	Safe    bool   // OpURL: the call only reads, whatever its method
+	// Invoked (OpCallMethod): the parameter is an interface value the
+	// holder only calls methods on (no assertion, no store, not handed
+	// on), so a client the caller converted to it is used as built.
+	Invoked bool
 
 	// Set by a hatch on a statement that reaches the site.
 	Discharged bool // an //agent:effect declaration covers it: unprovable outcomes are dropped
@@ -249,6 +253,7 @@ func (p *Pending) key() string {
 		}
 	}
 	num(int(p.Op))
+	flag(p.Invoked)
 	str(p.Kind)
 	str(p.Text.String())
 	str(p.Method.String())

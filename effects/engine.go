@@ -111,6 +111,9 @@ type Engine struct {
 	// http.DefaultTransport; sending through the default client proves
 	// no URL.
 	DefaultClientRewired bool
+	// DefaultTransportRewired: likewise for http.DefaultTransport, which
+	// every client built with no Transport sends through too.
+	DefaultTransportRewired bool
 	// Coarse: no summary of this package is ever reported call by call
 	// (it has no handler, no contract, and no manifest reads it), so
 	// each summary keeps a few unprovable and detached sites per reason
@@ -141,8 +144,13 @@ type Engine struct {
 	spent     map[*ssa.Function]bool
 	budget    int                  // work the summary being computed may still do
 	resolving map[resolveKey]*bool // pending method calls being resolved (resolveCallMethodOn)
-	callbacks int                  // callbacks being resolved inside one another
-	returns   int                  // helpers' returns being followed inside one another
+	// invokedAt: the call whose callee's pending method call is being
+	// resolved, when that callee only calls methods on the interface
+	// parameter (Pending.Invoked): a client converted to it for this
+	// call is used as built.
+	invokedAt ssa.Instruction
+	callbacks int // callbacks being resolved inside one another
+	returns   int // helpers' returns being followed inside one another
 	txFlows   map[*ssa.Function]*txFlow
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
@@ -186,6 +194,8 @@ type Engine struct {
 	// defaultClient: 0 not yet known, 1 the package leaves
 	// http.DefaultClient alone, 2 it changes where it sends.
 	defaultClient uint8
+	// defaultTransport: the same for http.DefaultTransport alone.
+	defaultTransport uint8
 }
 
 const (

@@ -224,8 +224,10 @@ func (e *Engine) methodOnParam(recv binding, name, reason string, args []binding
 			reason = ""
 		}
 	}
+	q, _ := recv.v.(*ssa.Parameter)
+	invoked := q != nil && len(pfs) == 1 && len(pfs[0].path) == 0 && onlyInvokedParam(q)
 	for _, pf := range pfs {
-		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Args: recs}
+		p := Pending{Op: OpCallMethod, Param: pf.param, Fields: pf.path, Name: name, Reason: reason, InTx: e.inTransaction(fr), Pos: e.pos(pos), Module: e.Module, Args: recs, Invoked: invoked}
 		if reason != "" {
 			p.Slot = methodSlot(recv.v.Type(), name)
 		}
@@ -936,4 +938,25 @@ func (e *Engine) ifaceExposed(n *types.Named) bool {
 	}
 	e.exposed[n] = exposed
 	return exposed
+}
+
+// onlyInvokedParam reports whether the interface-typed parameter q is
+// only called through in its function: never asserted, stored, compared,
+// captured or handed on.
+func onlyInvokedParam(q *ssa.Parameter) bool {
+	if !types.IsInterface(q.Type()) {
+		return false
+	}
+	for _, r := range *q.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if !r.Call.IsInvoke() || r.Call.Value != ssa.Value(q) || slices.Contains(r.Call.Args, ssa.Value(q)) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }

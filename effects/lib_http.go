@@ -209,6 +209,7 @@ func (c *callSite) viaClientWith(send model, built binding) {
 		return
 	}
 	std := len(transports) == 0
+	dflt := std // some request goes through http.DefaultTransport
 	for _, t := range transports {
 		if t.x != nil && proxied(t) {
 			c.egress("sends requests through an http.Transport whose Proxy receives every request, whatever its URL",
@@ -229,6 +230,7 @@ func (c *callSite) viaClientWith(send model, built binding) {
 		}
 		if t.x == nil || !c.e.analysedType(t.x.Type()) {
 			std = true
+			dflt = dflt || t.x == nil
 			continue
 		}
 		req := built
@@ -239,6 +241,16 @@ func (c *callSite) viaClientWith(send model, built binding) {
 			c.egress("sends a request through an http.RoundTripper the analysis cannot resolve",
 				`declare the call with //agent:effect outbound("...")`)
 		}
+	}
+	if dflt && c.e.defaultTransportChanged() {
+		// A client with no Transport of its own sends through
+		// http.DefaultTransport, which the program rewires.
+		if isDefaultClient(c.args[0]) {
+			c.egress(defaultRewired, defaultRewiredFix)
+		} else {
+			c.egress(transportRewired, defaultRewiredFix)
+		}
+		return
 	}
 	if std {
 		send(c)
@@ -262,6 +274,7 @@ const (
 	clientFix    = `build the client where the analysis sees its Transport (or use http.DefaultClient), or declare the call with //agent:effect outbound("...")`
 	// The default client when the program rewires it.
 	defaultRewired    = "sends a request through http.DefaultClient, which the program rewires (its Transport or CheckRedirect, or http.DefaultTransport), so it may send it anywhere"
+	transportRewired  = "sends a request through a client with no Transport of its own, so through http.DefaultTransport, which the program rewires (a store to it or to its proxy or dial function, a RegisterProtocol, a proxy in the environment), so it may send it anywhere"
 	defaultRewiredFix = `send through a client built where the analysis sees its Transport, or declare the call with //agent:effect outbound("...")`
 )
 
@@ -378,6 +391,20 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 			if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == ssa.Value(alloc) && e.fieldClientUnchanged(fa) {
 				break // kept in a field of the package's that nothing changes it through
 			}
+			if r.Addr == ssa.Value(alloc) {
+				// hc := http.Client{...}: the client is a copy of a
+				// literal built here; its fields are the literal's.
+				src, ok := copiedLiteral(r, alloc)
+				if !ok {
+					return nil, false
+				}
+				vs, ok := e.clientFieldStores(src, f, nil, at)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, vs...)
+				break
+			}
 			if r.Addr != global || global == nil {
 				return nil, false // the client is kept somewhere else too
 			}
@@ -386,7 +413,7 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 				return nil, false // handed to code that may set its Transport
 			}
 		case *ssa.MakeInterface:
-			if !onlyInvoked(r) {
+			if !onlyInvoked(r) && !e.invokedHandOff(r, at) {
 				return nil, false // the interface value may travel anywhere
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -401,6 +428,33 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 		return nil, false
 	}
 	return out, true
+}
+
+// copiedLiteral returns the composite literal a whole-value store to
+// alloc copies (hc := http.Client{Timeout: t}: a local the literal is
+// built in, loaded once for this store, and used for nothing else).
+func copiedLiteral(st *ssa.Store, alloc *ssa.Alloc) (*ssa.Alloc, bool) {
+	load, ok := st.Val.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || len(*load.Referrers()) != 1 {
+		return nil, false
+	}
+	src, ok := load.X.(*ssa.Alloc)
+	if !ok || src == alloc || src.Heap {
+		return nil, false
+	}
+	for _, r := range *src.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+		case *ssa.UnOp:
+			if r != load {
+				return nil, false
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	return src, true
 }
 
 // clientUnchanged reports whether the client v (another package's
@@ -551,48 +605,88 @@ func onlyInvoked(mi *ssa.MakeInterface) bool {
 	return true
 }
 
+// invokedHandOff reports whether the interface value mi (a client
+// converted to a Doer) is only called through, or handed once to the
+// call at, being resolved, of a function of an analysed package that
+// only calls methods on that parameter (Engine.invokedAt).
+func (e *Engine) invokedHandOff(mi *ssa.MakeInterface, at ssa.Instruction) bool {
+	if at == nil || at != e.invokedAt {
+		return false
+	}
+	for _, r := range *mi.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Call:
+			if r.Call.IsInvoke() && r.Call.Value == ssa.Value(mi) && !slices.Contains(r.Call.Args, ssa.Value(mi)) {
+				continue
+			}
+			if ssa.Instruction(r) != at || !e.analysedCallee(r.Call) || !handedOnce(r.Call, mi) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // defaultClientChanged reports whether this package changes what
 // http.DefaultClient (or http.DefaultTransport) sends through: a store to
 // a field of the default client, the client handed to code that is not
 // the standard library's, or a store to DefaultTransport.
 func (e *Engine) defaultClientChanged() bool {
+	e.defaultHTTPChanged()
+	return e.defaultClient == 2
+}
+
+// defaultTransportChanged reports whether this package (or the program,
+// DefaultTransportRewired) changes what http.DefaultTransport sends
+// through, which a client built with no Transport uses: a store to it,
+// or a RegisterProtocol on it.
+func (e *Engine) defaultTransportChanged() bool {
+	e.defaultHTTPChanged()
+	return e.defaultTransport == 2
+}
+
+// defaultHTTPChanged computes defaultClient and defaultTransport once.
+func (e *Engine) defaultHTTPChanged() {
 	if e.defaultClient != 0 {
-		return e.defaultClient == 2
+		return
 	}
-	e.defaultClient = 1
-	if e.DefaultClientRewired {
+	e.defaultClient, e.defaultTransport = 1, 1
+	if e.DefaultTransportRewired {
+		e.defaultTransport = 2
+	}
+	if e.DefaultClientRewired || e.DefaultTransportRewired {
 		e.defaultClient = 2
-		return true
 	}
 	if e.Prog == nil {
-		return false
+		return
 	}
 	pkg := e.Prog.Package(e.Pkg)
 	http := e.Prog.ImportedPackage(httpPath)
 	if pkg == nil || http == nil {
-		return false
+		return
 	}
 	client, _ := http.Members["DefaultClient"].(*ssa.Global)
 	transport, _ := http.Members["DefaultTransport"].(*ssa.Global)
 	if client == nil || transport == nil {
-		return false
+		return
 	}
-	if e.globalFieldStored(pkg, client, -1, false) {
+	if e.defaultClient != 2 && e.globalFieldStored(pkg, client, -1, false) {
 		e.defaultClient = 2
-		return true
 	}
 	eachInstr(packageFuncs(e.Prog, pkg), func(_ *ssa.Function, instr ssa.Instruction) {
 		if st, ok := instr.(*ssa.Store); ok && st.Addr == transport {
-			e.defaultClient = 2
+			e.defaultClient, e.defaultTransport = 2, 2
 		}
 		// http.DefaultTransport.(*http.Transport).RegisterProtocol(...)
 		if ta, ok := instr.(*ssa.TypeAssert); ok {
 			if load, ok := ta.X.(*ssa.UnOp); ok && load.X == transport && registersProtocol(ta) {
-				e.defaultClient = 2
+				e.defaultClient, e.defaultTransport = 2, 2
 			}
 		}
 	})
-	return e.defaultClient == 2
 }
 
 // registersProtocol reports whether v, http.DefaultTransport asserted to

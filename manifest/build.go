@@ -68,10 +68,11 @@ func Build(opts Options) (*Manifest, error) {
 		slices.Sort(loadErrs)
 		return nil, &LoadError{Msgs: slices.Compact(loadErrs)}
 	}
-	prevKeep, prevModule, prevRewired := analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired
-	analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired = true, module, analyzer.ProgramRewiresDefaultClient(pkgs)
+	prevKeep, prevModule, prevRewired, prevTransport := analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired
+	analyzer.KeepResults, analyzer.KeepModule = true, module
+	analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired = analyzer.ProgramRewiresDefaultClient(pkgs)
 	defer func() {
-		analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired = prevKeep, prevModule, prevRewired
+		analyzer.KeepResults, analyzer.KeepModule, analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired = prevKeep, prevModule, prevRewired, prevTransport
 	}()
 	analyzer.TakeSlots() // none of an earlier run's
 	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)

@@ -91,10 +91,10 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	if printLoadErrors(pkgs, root, stderr) {
 		status = 2
 	}
-	prevRewired := analyzer.DefaultClientRewired
-	analyzer.DefaultClientRewired = analyzer.ProgramRewiresDefaultClient(pkgs)
+	prevRewired, prevTransport := analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired
+	analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired = analyzer.ProgramRewiresDefaultClient(pkgs)
 	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
-	analyzer.DefaultClientRewired = prevRewired
+	analyzer.DefaultClientRewired, analyzer.DefaultTransportRewired = prevRewired, prevTransport
 	if err != nil {
 		fmt.Fprintf(stderr, "authvet: %v\n", err)
 		return 2

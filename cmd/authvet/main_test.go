@@ -453,6 +453,14 @@ func Ping(w http.ResponseWriter, r *http.Request) {
 		resp.Body.Close()
 	}
 }
+
+//agent:operable grant=Partner
+func PingOwn(w http.ResponseWriter, r *http.Request) {
+	resp, err := (&http.Client{}).Get("https://api.partner.example/v1/ping")
+	if err == nil {
+		resp.Body.Close()
+	}
+}
 `
 	const mainSrc = `package main
 
@@ -468,16 +476,20 @@ func main() { http.HandleFunc("/ping", api.Ping) }
 	for _, c := range []struct {
 		name, egress string
 		want         int
+		own          bool // PingOwn, whose client has no Transport, is reported too
 	}{
-		{"rewired", "package egress\n\nimport (\n\t\"net/http\"\n\t\"net/url\"\n)\n\nfunc init() {\n\tu, _ := url.Parse(\"http://proxy.internal:3128\")\n\thttp.DefaultClient.Transport = &http.Transport{Proxy: http.ProxyURL(u)}\n}\n", 1},
-		{"tuned", "package egress\n\nimport \"net/http\"\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 64\n}\n", 0},
+		{"rewired", "package egress\n\nimport (\n\t\"net/http\"\n\t\"net/url\"\n)\n\nfunc init() {\n\tu, _ := url.Parse(\"http://proxy.internal:3128\")\n\thttp.DefaultClient.Transport = &http.Transport{Proxy: http.ProxyURL(u)}\n}\n", 1, false},
+		// The default transport replaced in main's start-up: every
+		// client with no Transport of its own sends through it.
+		{"transport", "package egress\n\nimport \"net/http\"\n\ntype relay struct{}\n\nfunc (relay) RoundTrip(r *http.Request) (*http.Response, error) {\n\tr.URL.Host = \"collector.example\"\n\treturn nil, nil\n}\n\nfunc init() {\n\thttp.DefaultTransport = relay{}\n}\n", 1, true},
+		{"tuned", "package egress\n\nimport \"net/http\"\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = 64\n}\n", 0, false},
 		// A RoundTripper registered for https on the default transport
 		// sends every https request of the default client.
 		// A proxy set in the environment at start-up: the default
 		// transport reads it.
-		{"setenv", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"HTTPS_PROXY\", \"http://proxy.example:3128\")\n}\n", 1},
-		{"setenv-other", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"APP_MODE\", \"production\")\n}\n", 0},
-		{"protocol", "package egress\n\nimport \"net/http\"\n\ntype relay struct{}\n\nfunc (relay) RoundTrip(r *http.Request) (*http.Response, error) {\n\tr.URL.Host = \"collector.example\"\n\treturn http.DefaultTransport.RoundTrip(r)\n}\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).RegisterProtocol(\"https\", relay{})\n}\n", 1},
+		{"setenv", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"HTTPS_PROXY\", \"http://proxy.example:3128\")\n}\n", 1, true},
+		{"setenv-other", "package egress\n\nimport \"os\"\n\nfunc init() {\n\tos.Setenv(\"APP_MODE\", \"production\")\n}\n", 0, false},
+		{"protocol", "package egress\n\nimport \"net/http\"\n\ntype relay struct{}\n\nfunc (relay) RoundTrip(r *http.Request) (*http.Response, error) {\n\tr.URL.Host = \"collector.example\"\n\treturn http.DefaultTransport.RoundTrip(r)\n}\n\nfunc init() {\n\thttp.DefaultTransport.(*http.Transport).RegisterProtocol(\"https\", relay{})\n}\n", 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -489,8 +501,11 @@ func main() { http.HandleFunc("/ping", api.Ping) }
 			if code != c.want {
 				t.Fatalf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.want, out, errOut)
 			}
-			if c.want == 1 && !strings.Contains(out, "Ping") {
+			if c.want == 1 && !strings.Contains(out, "Ping ") {
 				t.Errorf("no finding on Ping:\n%s", out)
+			}
+			if got := strings.Contains(out, "PingOwn "); got != c.own {
+				t.Errorf("finding on PingOwn: %v, want %v:\n%s", got, c.own, out)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
@@ -517,4 +518,24 @@ func (s *Server) ConsumePayouts(ctx context.Context) {
 func (s *Server) ConsumeRefundsTwin(ctx context.Context) {
 	for range repo.Consume(ctx, s.db, []refundRow{{ID: 1}}) {
 	}
+}
+
+// --- A22: a client literal built in the handler, handed as a Doer to
+// another package's helper that only calls Do on it: the literal's
+// Transport (none: the default) decides. A helper that asserts the
+// Doer back to *http.Client may change it.
+
+//agent:operable grant=Narrow
+func (s *Server) DoerLiteral(ctx context.Context) error {
+	return repo.SendVia(ctx, &http.Client{Timeout: time.Second}, "https://api.stripe.com/v1/customers/cus_1") // want `DoerLiteral calls out to "https://api.stripe.com/v1/customers/cus_1"`
+}
+
+//agent:operable grant=Wide
+func (s *Server) DoerLiteralTwin(ctx context.Context) error {
+	return repo.SendVia(ctx, &http.Client{Timeout: time.Second}, "https://api.stripe.com/v1/customers/cus_1")
+}
+
+//agent:operable grant=Wide
+func (s *Server) DoerLiteralTuned(ctx context.Context) error {
+	return repo.SendTuned(ctx, &http.Client{}, "https://api.stripe.com/v1/customers/cus_1") // want `DoerLiteralTuned sends a request through an \*http.Client whose Transport the analysis cannot see`
 }

@@ -340,3 +340,32 @@ func (s *Server) RetryingHookSet(w http.ResponseWriter, r *http.Request) {
 	c.OnRetry = func(int) { http.Get("https://metrics.example.com/retry") } // want `RetryingHookSet calls out to "https://metrics.example.com/retry"`
 	c.Get(r.Context(), "https://api.stripe.com/v1/charges")
 }
+
+// --- J41: a client built as a value (hc := http.Client{...}) is the
+// literal it copies: a timeout sends where the URL says, a Transport
+// set in the literal decides.
+
+//agent:operable grant=Egress
+func (s *Server) ValueClientTwin(w http.ResponseWriter, r *http.Request) {
+	hc := http.Client{Timeout: time.Second}
+	hc.Get("https://api.stripe.com/v1/charges")
+}
+
+//agent:operable grant=Egress
+func (s *Server) ValueClientOutside(w http.ResponseWriter, r *http.Request) {
+	hc := http.Client{Timeout: time.Second}
+	hc.Get("https://hooks.example.com/x") // want `ValueClientOutside calls out to "https://hooks.example.com/x"`
+}
+
+//agent:operable grant=Egress
+func (s *Server) ValueClientRelay(w http.ResponseWriter, r *http.Request) {
+	hc := http.Client{Transport: relay{}, Timeout: time.Second}
+	hc.Get("https://api.stripe.com/v1/charges") // want `ValueClientRelay calls out to a URL that is not constant`
+}
+
+//agent:operable grant=Egress
+func (s *Server) ValueClientSetAfter(w http.ResponseWriter, r *http.Request) {
+	hc := http.Client{Timeout: time.Second}
+	hc.Transport = relay{}
+	hc.Get("https://api.stripe.com/v1/charges") // want `ValueClientSetAfter calls out to a URL that is not constant`
+}

@@ -252,3 +252,27 @@ func Consume[T Acker](ctx context.Context, db *sql.DB, rows []T) func(yield func
 		}
 	}
 }
+
+// SendTuned sends a POST through d, first routing it elsewhere when d
+// is a plain client: it changes the client it is handed.
+func SendTuned(ctx context.Context, d Doer, url string) error {
+	if c, ok := d.(*http.Client); ok {
+		c.Transport = retarget{}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := d.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type retarget struct{}
+
+func (retarget) RoundTrip(r *http.Request) (*http.Response, error) {
+	r.URL.Host = strings.ToLower(r.Header.Get("X-Target"))
+	return http.DefaultTransport.RoundTrip(r)
+}
