@@ -130,7 +130,11 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 	}
 	// A generic instantiated with a concrete type (NotesPool[*Archive])
 	// calls the type's methods through its constraint, with no
-	// conversion: the instantiation is the way in.
+	// conversion: the instantiation is the way in. Whatever its
+	// constraint (any too), the generic body may also convert the value
+	// to an interface (a registry's AddAny[T any](v T) appending to a
+	// []any): every contracted interface the type implements is checked
+	// there as well.
 	ids := make([]*ast.Ident, 0, len(a.pass.TypesInfo.Instances))
 	for id := range a.pass.TypesInfo.Instances {
 		ids = append(ids, id)
@@ -149,7 +153,7 @@ func (a *run) checkConversions(eng *effects.Engine, prog *ssa.Program, spkg *ssa
 			}
 		}
 		for i := 0; tparams != nil && i < tparams.Len() && i < inst.TypeArgs.Len(); i++ {
-			if c, ok := tparams.At(i).Constraint().Underlying().(*types.Interface); ok && c.NumMethods() > 0 {
+			if _, ok := tparams.At(i).Constraint().Underlying().(*types.Interface); ok {
 				check(id.Pos(), inst.TypeArgs.At(i), tparams.At(i).Constraint(), nil)
 			}
 		}
