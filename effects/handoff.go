@@ -292,6 +292,9 @@ func (e *Engine) callIfaceMethods(t types.Type, recv binding, it *types.Interfac
 		e.callProtocol(t, recv, fl.protocolMethods(), pos, fr, work, 0, map[types.Type]bool{})
 	} else if e.analysedType(t) || isHandle(t) {
 		e.callMethods(t, recv, names, pos, fr, work)
+		if e.analysedType(t) {
+			e.callMethodResults(t, recv, names, pos, fr, work)
+		}
 	}
 	switch {
 	case fl.detach:
@@ -312,6 +315,54 @@ func (e *Engine) callMethods(t types.Type, recv binding, names []string, pos tok
 			continue
 		}
 		e.callObjOrWrapper(obj, fn, []binding{recv}, pos, fr, out)
+	}
+}
+
+// callMethodResults calls, with unknown arguments, the function values
+// that the methods names of t return when called on recv: the code the
+// value is handed to may call them (a client hook whose
+// ProcessHook(next) returns the closure the library then runs around
+// every command). One it cannot resolve is unprovable. The functions
+// that code hands the method (next) are its own, and do nothing here.
+func (e *Engine) callMethodResults(t types.Type, recv binding, names []string, pos token.Pos, fr *frame, out *collector) {
+	for _, name := range names {
+		obj, fn := e.methodOf(t, name)
+		if obj == nil {
+			continue
+		}
+		res := obj.Signature().Results()
+		for i := 0; i < res.Len(); i++ {
+			if _, ok := res.At(i).Type().Underlying().(*types.Signature); !ok {
+				continue
+			}
+			var fs funcSet
+			switch {
+			case fn != nil && len(fn.Blocks) > 0 && pkgOf(fn) == e.Pkg:
+				// The method's function parameters are the code's own
+				// (the next hook in the client's chain): as a nil
+				// function, they add nothing.
+				args := []binding{recv}
+				for _, q := range fn.Params[1:] {
+					if _, ok := q.Type().Underlying().(*types.Signature); ok {
+						args = append(args, binding{v: ssa.NewConst(nil, q.Type()), fr: fr})
+					} else {
+						args = append(args, binding{})
+					}
+				}
+				if !e.resultsOf(funcSet{callables: []callable{{fn: fn, fr: fr}}}, args, i, fr, &fs, 0) {
+					fs = funcSet{unresolved: true}
+				}
+			case obj.Pkg() != nil && obj.Pkg() != e.Pkg && e.Import != nil:
+				if s := e.Import(obj); s != nil && s.Returned != nil && s.ReturnedIndex == i {
+					fs.returned = append(fs.returned, returned{sum: s.Returned})
+				} else {
+					fs.unresolved = true // as importedReturned has it
+				}
+			default:
+				fs.unresolved = true
+			}
+			e.callFuncs(fs, nil, pos, fr, out, callFlags{})
+		}
 	}
 }
 

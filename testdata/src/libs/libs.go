@@ -5,6 +5,7 @@ package libs
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
@@ -452,4 +453,52 @@ func (s *Server) GormFilterTwin(ctx context.Context, id int, status string) erro
 	s.gdb.Where(map[string]any{"id": id}).Delete(&Order{})
 	s.gdb.Where(&Order{TenantID: 1}).Delete(&Order{})
 	return s.gdb.WithContext(ctx).Where("id = ? AND status = ?", id, status).Delete(&Order{}).Error
+}
+
+// A client hook: the client keeps it and calls what ProcessHook returns
+// around every later command, so the closure's write outlives the
+// request (detached). A hook that only times commands does nothing.
+
+type auditHook struct{ pool *pgxpool.Pool }
+
+func (h auditHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h auditHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if _, err := h.pool.Exec(ctx, "INSERT INTO audit_log (cmd) VALUES ($1)", 1); err != nil {
+			return err
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h auditHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+type timingHook struct{}
+
+func (timingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (timingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		start := time.Now()
+		err := next(ctx, cmd)
+		_ = time.Since(start)
+		return err
+	}
+}
+
+func (timingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+//agent:operable grant=Orders
+func (s *Server) AuditedRedis(ctx context.Context, rdb *redis.Client) {
+	rdb.AddHook(auditHook{pool: s.pool}) // want `AuditedRedis writes "audit_log"` `AuditedRedis hands a value to code that may call its methods after the call returns`
+}
+
+//agent:operable grant=Orders
+func (s *Server) TimedRedisTwin(ctx context.Context, rdb *redis.Client) {
+	rdb.AddHook(timingHook{})
 }

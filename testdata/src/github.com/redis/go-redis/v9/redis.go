@@ -59,3 +59,22 @@ func NewScript(src string) *Script { return &Script{src: src} }
 func (s *Script) Run(ctx context.Context, c Scripter, keys []string, args ...interface{}) *Cmd {
 	return c.EvalSha(ctx, s.hash, keys, args...)
 }
+
+// DialHook, ProcessHook and Hook are the client's hooks: the client
+// keeps a hook and calls what its methods return around each dial and
+// command.
+type (
+	DialHook            func(ctx context.Context, network, addr string) (interface{}, error)
+	ProcessHook         func(ctx context.Context, cmd Cmder) error
+	ProcessPipelineHook func(ctx context.Context, cmds []Cmder) error
+)
+
+type Hook interface {
+	DialHook(next DialHook) DialHook
+	ProcessHook(next ProcessHook) ProcessHook
+	ProcessPipelineHook(next ProcessPipelineHook) ProcessPipelineHook
+}
+
+var hooks []Hook
+
+func (c *Client) AddHook(hook Hook) { hooks = append(hooks, hook) }
