@@ -569,7 +569,7 @@ func (c *collector) sortedOf(coarse bool) *Summary {
 	if coarse {
 		group = func(*Effect) Position { return Position{} }
 	}
-	s.Effects = capUnprovable(s.Effects, group)
+	s.Effects = capUnprovable(s.Effects, group, maxUnprovable)
 	slices.SortFunc(s.Pending, func(a, b Pending) int {
 		if c := comparePos(a.Pos, b.Pos); c != 0 {
 			return c
@@ -595,7 +595,7 @@ const maxUnprovable = 3
 // kept. The last site kept of a group that lost some is marked More: the
 // manifest, which resolves sites a whole-program view can prove, must
 // not take the kept ones for all there were.
-func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
+func capUnprovable(effs []Effect, group func(*Effect) Position, max int) []Effect {
 	type key struct {
 		at Position
 		siteGroup
@@ -608,7 +608,7 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 		switch e.Kind {
 		case Unprovable, Detached:
 			k := key{group(e), coarseGroup(e)}
-			if n[k] >= maxUnprovable {
+			if n[k] >= max {
 				out[last[k]].More = true
 				continue
 			}
@@ -619,6 +619,17 @@ func capUnprovable(effs []Effect, group func(*Effect) Position) []Effect {
 	}
 	return out
 }
+
+// maxExportedUnprovable and maxExportedVia bound what an exported
+// summary carries of its unprovable and detached sites: a caller in
+// another package reports them all as one diagnostic at its call, so
+// one site per group (the others marked More) and the first calls of
+// its chain, with its last, are all it needs. Facts are re-exported by
+// every importer, so these bytes are paid once per importer.
+const (
+	maxExportedUnprovable = 1
+	maxExportedVia        = 4
+)
 
 // Exported is the summary as callers in other packages need it. Every
 // effect a caller lifts from it is reported at the caller's call, so a
@@ -632,7 +643,12 @@ func (s *Summary) Exported() *Summary {
 		return nil
 	}
 	out := *s
-	out.Effects = capUnprovable(slices.Clone(s.Effects), func(*Effect) Position { return Position{} })
+	out.Effects = capUnprovable(slices.Clone(s.Effects), func(*Effect) Position { return Position{} }, maxExportedUnprovable)
+	for i := range out.Effects {
+		if e := &out.Effects[i]; (e.Kind == Unprovable || e.Kind == Detached) && len(e.Via) > maxExportedVia {
+			e.Via = append(slices.Clone(e.Via[:maxExportedVia-1]), e.Via[len(e.Via)-1])
+		}
+	}
 	out.Returned = s.Returned.Exported()
 	out.Made = s.Made.Exported()
 	if len(s.ResultMethods) > 0 {

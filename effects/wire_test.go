@@ -75,8 +75,12 @@ func TestSummaryWireCorrupt(t *testing.T) {
 
 func TestExportedCapsUnprovable(t *testing.T) {
 	var s Summary
+	var via []Position
 	for i := 1; i <= 10; i++ {
-		s.Effects = append(s.Effects, Effect{Kind: Unprovable, Reason: "r", Pos: Position{"a.go", i, 1}, Module: "m"})
+		via = append(via, Position{"v.go", i, 1})
+	}
+	for i := 1; i <= 10; i++ {
+		s.Effects = append(s.Effects, Effect{Kind: Unprovable, Reason: "r", Pos: Position{"a.go", i, 1}, Module: "m", Via: via})
 	}
 	s.Effects = append(s.Effects,
 		Effect{Kind: Unprovable, Reason: "local", Pos: Position{"a.go", 20, 1}, Module: "m", Local: true},
@@ -91,10 +95,21 @@ func TestExportedCapsUnprovable(t *testing.T) {
 			local++
 		default:
 			unprov++
+			// The one kept stands for the others (More), with the first
+			// calls of its chain and its last.
+			if !e.More {
+				t.Errorf("the unprovable site kept is not marked More: %+v", e)
+			}
+			if len(e.Via) != maxExportedVia || e.Via[0] != via[0] || e.Via[len(e.Via)-1] != via[len(via)-1] {
+				t.Errorf("Exported via = %v; want the first %d calls of %v and its last", e.Via, maxExportedVia-1, via)
+			}
 		}
 	}
-	if unprov != maxUnprovable || local != 1 || writes != 1 {
-		t.Errorf("Exported kept %d unprovable, %d local, %d writes; want %d, 1, 1", unprov, local, writes, maxUnprovable)
+	if unprov != maxExportedUnprovable || local != 1 || writes != 1 {
+		t.Errorf("Exported kept %d unprovable, %d local, %d writes; want %d, 1, 1", unprov, local, writes, maxExportedUnprovable)
+	}
+	if len(s.Effects[0].Via) != len(via) {
+		t.Errorf("Exported changed the chains of the summary it was called on")
 	}
 	if len(s.Effects) != 12 {
 		t.Errorf("Exported changed the summary it was called on")
