@@ -793,9 +793,9 @@ func (e *Engine) resolveCallMethodOn(p Pending, b binding, ok bool, ctx *instCtx
 	}
 	sub := newCollector()
 	if p.Invoked {
-		prev := e.invokedAt
-		e.invokedAt = fr.cur
-		defer func() { e.invokedAt = prev }()
+		prevAt, prevParam := e.invokedAt, e.invokedParam
+		e.invokedAt, e.invokedParam = fr.cur, p.Param
+		defer func() { e.invokedAt, e.invokedParam = prevAt, prevParam }()
 	}
 	if p.InTx {
 		fr = txFrame(fr)

@@ -146,12 +146,13 @@ type Engine struct {
 	resolving map[resolveKey]*bool // pending method calls being resolved (resolveCallMethodOn)
 	// invokedAt: the call whose callee's pending method call is being
 	// resolved, when that callee only calls methods on the interface
-	// parameter (Pending.Invoked): a client converted to it for this
-	// call is used as built.
-	invokedAt ssa.Instruction
-	callbacks int // callbacks being resolved inside one another
-	returns   int // helpers' returns being followed inside one another
-	txFlows   map[*ssa.Function]*txFlow
+	// parameter invokedParam (Pending.Invoked): a client converted to it
+	// for this call is used as built.
+	invokedAt    ssa.Instruction
+	invokedParam int
+	callbacks    int // callbacks being resolved inside one another
+	returns      int // helpers' returns being followed inside one another
+	txFlows      map[*ssa.Function]*txFlow
 	// globalStoreCache: the stores to each unexported package variable
 	// that only loads and stores use (nil: not such a variable).
 	globalStoreCache map[*ssa.Global][]*ssa.Store

@@ -413,7 +413,7 @@ func (e *Engine) clientFieldStores(alloc *ssa.Alloc, f int, global *ssa.Global, 
 				return nil, false // handed to code that may set its Transport
 			}
 		case *ssa.MakeInterface:
-			if !onlyInvoked(r) && !e.invokedHandOff(r, at) {
+			if !onlyInvoked(r) && !e.invokedHandOff(r, alloc, at) {
 				return nil, false // the interface value may travel anywhere
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
@@ -605,13 +605,23 @@ func onlyInvoked(mi *ssa.MakeInterface) bool {
 	return true
 }
 
-// invokedHandOff reports whether the interface value mi (a client
-// converted to a Doer) is only called through, or handed once to the
-// call at, being resolved, of a function of an analysed package that
-// only calls methods on that parameter (Engine.invokedAt).
-func (e *Engine) invokedHandOff(mi *ssa.MakeInterface, at ssa.Instruction) bool {
-	if at == nil || at != e.invokedAt {
+// invokedHandOff reports whether the interface value mi (the client
+// alloc converted to a Doer) is only called through, or handed to the
+// call at, being resolved, of a function of an analysed package, as the
+// parameter that function only calls methods on (Engine.invokedAt,
+// invokedParam), and the client goes to that call no other way.
+func (e *Engine) invokedHandOff(mi *ssa.MakeInterface, alloc *ssa.Alloc, at ssa.Instruction) bool {
+	call, ok := at.(*ssa.Call)
+	if !ok || at != e.invokedAt || e.invokedParam >= len(call.Call.Args) || call.Call.Args[e.invokedParam] != ssa.Value(mi) {
 		return false
+	}
+	for _, a := range call.Call.Args {
+		if a == ssa.Value(alloc) {
+			return false
+		}
+		if m, ok := a.(*ssa.MakeInterface); ok && m != mi && m.X == ssa.Value(alloc) {
+			return false
+		}
 	}
 	for _, r := range *mi.Referrers() {
 		switch r := r.(type) {

@@ -539,3 +539,12 @@ func (s *Server) DoerLiteralTwin(ctx context.Context) error {
 func (s *Server) DoerLiteralTuned(ctx context.Context) error {
 	return repo.SendTuned(ctx, &http.Client{}, "https://api.stripe.com/v1/customers/cus_1") // want `DoerLiteralTuned sends a request through an \*http.Client whose Transport the analysis cannot see`
 }
+
+// The same client literal handed twice, as the Doer the helper only
+// calls and as the client it tunes: the tuning counts.
+//
+//agent:operable grant=Wide
+func (s *Server) DoerLiteralTwice(ctx context.Context) error {
+	c := &http.Client{}
+	return repo.SendBoth(ctx, c, c, "https://api.stripe.com/v1/customers/cus_1") // want `DoerLiteralTwice (sends a request through an \*http.Client whose Transport the analysis cannot see|calls out to a URL that is not constant)`
+}

@@ -276,3 +276,18 @@ func (retarget) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.URL.Host = strings.ToLower(r.Header.Get("X-Target"))
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// SendBoth sends through d after tuning c, which may be the same client:
+// only d is called through, but c is changed.
+func SendBoth(ctx context.Context, d Doer, c *http.Client, url string) error {
+	c.Transport = retarget{}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := d.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
