@@ -716,6 +716,13 @@ func (e *Engine) computeReturned(s *Summary, root *frame) {
 		out.add(e.unprovable(root.fn.Pos(), "returns a function value the analysis cannot resolve",
 			"return a closure or a function, or declare the calls with //agent:effect"))
 	}
+	// A function parameter handed back (a hook's next, a middleware that
+	// adds nothing): calling the result calls what the caller passed.
+	for _, i := range fs.params {
+		if i < retBase {
+			out.addPending(Pending{Op: OpCallParam, Param: i, Pos: e.pos(root.fn.Pos()), Module: e.Module})
+		}
+	}
 	// A function value a library made from no function of the program
 	// (ent's sql.FieldEQ(name, v) predicate) does nothing when called:
 	// say so, so that callers resolve it.

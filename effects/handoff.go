@@ -335,35 +335,42 @@ func (e *Engine) callMethodResults(t types.Type, recv binding, names []string, p
 			if _, ok := res.At(i).Type().Underlying().(*types.Signature); !ok {
 				continue
 			}
+			// The method's function parameters are the code's own (the
+			// next hook in the client's chain): as a nil function, they
+			// add nothing.
+			sig := obj.Signature()
+			args := []binding{recv}
+			for j := 0; j < sig.Params().Len(); j++ {
+				if t := sig.Params().At(j).Type(); isFuncType(t) {
+					args = append(args, binding{v: ssa.NewConst(nil, t), fr: fr})
+				} else {
+					args = append(args, binding{})
+				}
+			}
 			var fs funcSet
 			switch {
 			case fn != nil && len(fn.Blocks) > 0 && pkgOf(fn) == e.Pkg:
-				// The method's function parameters are the code's own
-				// (the next hook in the client's chain): as a nil
-				// function, they add nothing.
-				args := []binding{recv}
-				for _, q := range fn.Params[1:] {
-					if _, ok := q.Type().Underlying().(*types.Signature); ok {
-						args = append(args, binding{v: ssa.NewConst(nil, q.Type()), fr: fr})
-					} else {
-						args = append(args, binding{})
-					}
-				}
 				if !e.resultsOf(funcSet{callables: []callable{{fn: fn, fr: fr}}}, args, i, fr, &fs, 0) {
 					fs = funcSet{unresolved: true}
 				}
 			case obj.Pkg() != nil && obj.Pkg() != e.Pkg && e.Import != nil:
 				if s := e.Import(obj); s != nil && s.Returned != nil && s.ReturnedIndex == i {
-					fs.returned = append(fs.returned, returned{sum: s.Returned})
-				} else {
-					fs.unresolved = true // as importedReturned has it
+					e.instantiateAt(s.Returned, &instCtx{args: args}, pos, fr, out)
+					continue
 				}
+				fs.unresolved = true // as importedReturned has it
 			default:
 				fs.unresolved = true
 			}
 			e.callFuncs(fs, nil, pos, fr, out, callFlags{})
 		}
 	}
+}
+
+// isFuncType reports whether t is a function type.
+func isFuncType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }
 
 // callEveryMethod calls the methods names of t on recv from their

@@ -15,6 +15,8 @@ import (
 	"github.com/riverqueue/river"
 	"gorm.io/gorm"
 
+	"libs/redishooks"
+
 	"github.com/authvet/authvet/grant"
 )
 
@@ -501,4 +503,16 @@ func (s *Server) AuditedRedis(ctx context.Context, rdb *redis.Client) {
 //agent:operable grant=Orders
 func (s *Server) TimedRedisTwin(ctx context.Context, rdb *redis.Client) {
 	rdb.AddHook(timingHook{})
+}
+
+// The same hooks from a package of their own.
+
+//agent:operable grant=Orders
+func (s *Server) AuditedRedisShared(ctx context.Context, rdb *redis.Client) {
+	rdb.AddHook(redishooks.Audit{Pool: s.pool}) // want `AuditedRedisShared writes "audit_log"` `AuditedRedisShared hands a value to code that may call its methods after the call returns`
+}
+
+//agent:operable grant=Orders
+func (s *Server) TimedRedisSharedTwin(ctx context.Context, rdb *redis.Client) {
+	rdb.AddHook(redishooks.Timing{})
 }
