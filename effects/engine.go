@@ -2147,29 +2147,36 @@ func makesLiteral(fn *ssa.Function) bool {
 // this package, or a function of another analysed package whose summary
 // has a Made part.
 func (e *Engine) callsMadeHelper(fn *ssa.Function) bool {
+	return anyStaticCallee(fn, func(callee *ssa.Function) bool {
+		if callee == fn {
+			return false
+		}
+		if o := callee.Origin(); o != nil {
+			callee = o
+		}
+		if callee.Pkg == fn.Pkg {
+			return e.madeHelper(callee)
+		}
+		obj := funcObject(callee)
+		if obj == nil || obj.Pkg() == nil || e.Import == nil || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
+			return false
+		}
+		s := e.Import(obj)
+		return s != nil && s.Made != nil
+	})
+}
+
+// anyStaticCallee reports whether pred holds for the static callee of
+// some call in fn or the closures it defines (eachInstr).
+func anyStaticCallee(fn *ssa.Function, pred func(callee *ssa.Function) bool) bool {
 	found := false
 	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
 		c, ok := in.(ssa.CallInstruction)
 		if found || !ok {
 			return
 		}
-		callee := c.Common().StaticCallee()
-		if callee == nil || callee == fn {
-			return
-		}
-		if o := callee.Origin(); o != nil {
-			callee = o
-		}
-		if callee.Pkg == fn.Pkg {
-			found = e.madeHelper(callee)
-			return
-		}
-		obj := funcObject(callee)
-		if obj == nil || obj.Pkg() == nil || e.Import == nil || e.Analysed == nil || !e.Analysed(obj.Pkg()) {
-			return
-		}
-		if s := e.Import(obj); s != nil && s.Made != nil {
-			found = true
+		if callee := c.Common().StaticCallee(); callee != nil {
+			found = pred(callee)
 		}
 	})
 	return found
@@ -2324,29 +2331,22 @@ func returnsFunc(fn *ssa.Function) bool {
 // another package whose results may hold function values (its summary's
 // Made part says what those do).
 func callsHelper(fn *ssa.Function) bool {
-	found := false
-	eachInstr([]*ssa.Function{fn}, func(_ *ssa.Function, in ssa.Instruction) {
-		c, ok := in.(ssa.CallInstruction)
-		if found || !ok {
-			return
-		}
-		callee := c.Common().StaticCallee()
-		if callee == nil || callee.Parent() != nil {
-			return
+	return anyStaticCallee(fn, func(callee *ssa.Function) bool {
+		if callee.Parent() != nil {
+			return false
 		}
 		if callee.Pkg == fn.Pkg {
-			found = ctorHelper(callee)
-			return
+			return ctorHelper(callee)
 		}
 		res := callee.Signature.Results()
 		for i := 0; i < res.Len(); i++ {
 			t := res.At(i).Type()
 			if _, sig := t.Underlying().(*types.Signature); !sig && holdsFuncs(t, map[types.Type]bool{}, 0) {
-				found = true
+				return true
 			}
 		}
+		return false
 	})
-	return found
 }
 
 // errorMethods are the methods code handed an error may call on it.
