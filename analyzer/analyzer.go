@@ -630,7 +630,13 @@ func isStandard(pass *analysis.Pass) bool {
 	if len(pass.Files) == 0 {
 		return true
 	}
-	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return StandardFile(pass.Fset.File(pass.Files[0].Pos()).Name())
+}
+
+// StandardFile reports whether a Go file belongs to the standard library
+// (it is under GOROOT/src). The analyzer does nothing on such a package,
+// so the vet driver skips it without parsing it (cmd/authvet).
+func StandardFile(name string) bool {
 	for _, root := range goroots() {
 		if strings.HasPrefix(name, root) {
 			return true

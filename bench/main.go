@@ -128,8 +128,9 @@ func wrap(tool, facts string, args []string) int {
 
 // factsSection is the size of the facts in a vetx file. The unitchecker
 // of recent x/tools writes a "vetx" header, the package's type export
-// data, then the facts (go vet's own, older, writes the facts alone): the
-// types are the driver's, the same for any analyzer with facts.
+// data, then the facts; go vet's own and authvet's driver
+// (internal/vetdriver) write the facts alone, so for them it is the
+// whole file.
 func factsSection(path string, size int64) int64 {
 	f, err := os.Open(path)
 	if err != nil {

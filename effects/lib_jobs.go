@@ -91,6 +91,14 @@ func (*ConstString) AFact() {}
 
 func (c *ConstString) String() string { return fmt.Sprintf("returns %q", c.Value) }
 
+// GobEncode is the string's bytes: a k8s API package exports a
+// ConstString for a thousand methods, and a gob stream per fact would
+// repeat its type description in each.
+func (c *ConstString) GobEncode() ([]byte, error) { return []byte(c.Value), nil }
+
+// GobDecode reads what GobEncode wrote.
+func (c *ConstString) GobDecode(b []byte) error { c.Value = string(b); return nil }
+
 // ConstResult reports the constant string every return of fn yields.
 // globalConst, when not nil, gives the package-level string variables
 // that only their declaration sets (Engine.GlobalConst).

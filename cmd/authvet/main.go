@@ -15,9 +15,8 @@ import (
 	"os"
 	"strings"
 
-	"golang.org/x/tools/go/analysis/unitchecker"
-
 	"github.com/authvet/authvet/analyzer"
+	"github.com/authvet/authvet/internal/vetdriver"
 )
 
 // benchNonce is set with -ldflags=-X=main.benchNonce=... by bench/ so that
@@ -28,7 +27,9 @@ var benchNonce string
 func main() {
 	if isVetProtocol(os.Args[1:]) {
 		analyzer.BoundMemory = true // one package per process
-		unitchecker.Main(analyzer.Analyzer)
+		vetdriver.Main(analyzer.Analyzer, func(goFiles []string) bool {
+			return analyzer.StandardFile(goFiles[0])
+		})
 		return
 	}
 	os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
