@@ -310,9 +310,9 @@ func analyse(fset *token.FileSet, cfg *Config, a *analysis.Analyzer) ([]analysis
 	if len(a.Requires) > 0 {
 		return nil, fmt.Errorf("vetdriver: analyzer %s has prerequisites, which this driver does not run", a.Name)
 	}
-	if _, err := a.Run(pass); err != nil {
-		return nil, err
-	}
+	// The facts are written even when the analysis fails, as
+	// unitchecker does: what the pass exported before failing stands.
+	_, runErr := a.Run(pass)
 	if cfg.VetxOutput != "" {
 		data, err := facts.encode()
 		if err != nil {
@@ -321,6 +321,9 @@ func analyse(fset *token.FileSet, cfg *Config, a *analysis.Analyzer) ([]analysis
 		if err := os.WriteFile(cfg.VetxOutput, data, 0o666); err != nil {
 			return nil, err
 		}
+	}
+	if runErr != nil {
+		return nil, runErr
 	}
 	return diags, nil
 }

@@ -3,6 +3,7 @@ package vetdriver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -104,5 +105,78 @@ func TestSkip(t *testing.T) {
 	errb.Reset()
 	if code := run(testAnalyzer(), nil, []string{cfg}, &out, &errb); code == 0 {
 		t.Errorf("unskipped missing file: exit 0")
+	}
+}
+
+// TestAnalyse runs the driver on a package with no imports (so it needs
+// no compiler export data): its diagnostics in unitchecker's JSON tree,
+// its facts file, and the facts a failing pass exported before failing.
+func TestAnalyse(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.go")
+	os.WriteFile(src, []byte("package p\n\nfunc F() {}\n"), 0o666)
+	vetx := filepath.Join(dir, "vet.out")
+	cfgFile := filepath.Join(dir, "p.cfg")
+	data, _ := json.Marshal(Config{ID: "example.com/p", ImportPath: "example.com/p", GoFiles: []string{src}, VetxOutput: vetx})
+	os.WriteFile(cfgFile, data, 0o666)
+
+	fail := false
+	a := testAnalyzer()
+	a.FactTypes = []analysis.Fact{new(gobFact)}
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		F := pass.Pkg.Scope().Lookup("F")
+		pass.ExportObjectFact(F, &gobFact{"F"})
+		if fail {
+			return nil, errors.New("internal error analysing p")
+		}
+		pass.Reportf(F.Pos(), "F is reported")
+		return nil, nil
+	}
+	readBack := func() bool {
+		t.Helper()
+		b, err := os.ReadFile(vetx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		p := check(t, fset, "example.com/p", "package p\nfunc F() {}\n", nil)
+		q := check(t, fset, "q", "package q\nimport \"example.com/p\"\nvar _ = p.F\n", mapImporter{"example.com/p": p})
+		s := newFactSet(q, a.FactTypes)
+		if err := s.read(vetx, b); err != nil {
+			t.Fatal(err)
+		}
+		var g gobFact
+		return s.ImportObjectFact(p.Scope().Lookup("F"), &g) && g.S == "F"
+	}
+
+	var out, errb bytes.Buffer
+	if code := run(a, nil, []string{"-json", cfgFile}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	var tree map[string]map[string][]struct{ Posn, Message string }
+	if err := json.Unmarshal(out.Bytes(), &tree); err != nil {
+		t.Fatalf("JSON %q: %v", out.String(), err)
+	}
+	diags := tree["example.com/p"]["authvet"]
+	if len(diags) != 1 || diags[0].Message != "F is reported" || !strings.HasSuffix(diags[0].Posn, "p.go:3:6") {
+		t.Errorf("JSON diagnostics %+v", diags)
+	}
+	if !readBack() {
+		t.Errorf("facts file lacks the fact on F")
+	}
+
+	out.Reset()
+	if code := run(a, nil, []string{cfgFile}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "p.go:3:6: F is reported") {
+		t.Errorf("plain: exit %d, stderr %q", code, errb.String())
+	}
+
+	fail = true
+	os.Remove(vetx)
+	errb.Reset()
+	if code := run(a, nil, []string{cfgFile}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "internal error analysing p") {
+		t.Errorf("failing pass: exit %d, stderr %q", code, errb.String())
+	}
+	if !readBack() {
+		t.Errorf("a failing pass's facts file lacks the fact it exported")
 	}
 }
