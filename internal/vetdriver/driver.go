@@ -325,6 +325,9 @@ func analyse(fset *token.FileSet, cfg *Config, a *analysis.Analyzer) ([]analysis
 	if runErr != nil {
 		return nil, runErr
 	}
+	if facts.bad != nil {
+		return nil, facts.bad
+	}
 	return diags, nil
 }
 

@@ -36,6 +36,7 @@ type gobEncoder interface {
 // rawFact is one fact read from an import's vetx file: the bytes it was
 // written as, decoded on first use.
 type rawFact struct {
+	file    string // the vetx file it was read from
 	pkgPath string
 	objPath objectpath.Path // "" for a package fact
 	typ     reflect.Type    // the fact's pointer type
@@ -73,6 +74,7 @@ type factSet struct {
 	seen    map[string]bool  // byPkg keys already resolved
 	resolve map[key]*rawFact // imported, resolved
 	order   []*rawFact       // imported, in file order, for re-export
+	bad     error            // the first imported fact that could not be decoded
 }
 
 func typeName(t reflect.Type) string {
@@ -150,7 +152,7 @@ func (s *factSet) read(file string, data []byte) error {
 		if _, ok := s.pkgs[pkgPath]; !ok {
 			continue // about a package this one cannot see
 		}
-		rf := &rawFact{pkgPath: pkgPath, objPath: objectpath.Path(objPath), typ: t, data: data}
+		rf := &rawFact{file: file, pkgPath: pkgPath, objPath: objectpath.Path(objPath), typ: t, data: data}
 		s.byPkg[pkgPath] = append(s.byPkg[pkgPath], rf)
 	}
 	if r.err != nil {
@@ -185,6 +187,16 @@ func (s *factSet) resolvePkg(path string) {
 	delete(s.byPkg, path)
 }
 
+// noteBad records the first fact that could not be decoded. The pass
+// cannot be told (ImportObjectFact has no error), so the driver fails
+// the package once the pass is done: a fact that cannot be read must
+// not pass as a function with no effects.
+func (s *factSet) noteBad(rf *rawFact, err error) {
+	if s.bad == nil {
+		s.bad = fmt.Errorf("%s: corrupt %s fact about %s: %v", rf.file, typeName(rf.typ), rf.pkgPath, err)
+	}
+}
+
 func (s *factSet) resolveAll() {
 	paths := make([]string, 0, len(s.byPkg))
 	for p := range s.byPkg {
@@ -208,7 +220,8 @@ func (s *factSet) lookup(k key, ptr analysis.Fact) bool {
 		}
 		f, err := rf.fact()
 		if err != nil {
-			return false // a fact that cannot be read is no fact; see encode
+			s.noteBad(rf, err)
+			return false
 		}
 		v, ok = f, true
 	}
@@ -267,6 +280,7 @@ func (s *factSet) all(objects bool) (out []struct {
 		}
 		f, err := rf.fact()
 		if err != nil {
+			s.noteBad(rf, err)
 			continue
 		}
 		k := key{pkg: s.pkgs[rf.pkgPath], obj: rf.obj, t: rf.typ}

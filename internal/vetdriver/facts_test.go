@@ -193,3 +193,37 @@ func TestFactsFileCorrupt(t *testing.T) {
 		t.Errorf("unknown fact type: err = %v", err)
 	}
 }
+
+// TestCorruptFact checks that a fact whose bytes cannot be decoded is
+// not taken for an absent fact in silence: the set records it, naming
+// the file, and the driver fails the package.
+func TestCorruptFact(t *testing.T) {
+	fset := token.NewFileSet()
+	c := check(t, fset, "c", "package c\nfunc F() {}\n", nil)
+	cs := newFactSet(c, factTypes)
+	F := c.Scope().Lookup("F")
+	cs.ExportObjectFact(F, &gobFact{"F"})
+	data, err := cs.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The gob fact is the file's last bytes: cut its value short,
+	// keeping the entry's length, so the file still reads.
+	i := bytes.LastIndexByte(data, encGob)
+	bad := bytes.Clone(data)
+	for j := i + 1; j < len(bad); j++ {
+		bad[j] = 0xff
+	}
+	b := check(t, fset, "b", "package b\nimport \"c\"\nvar _ = c.F\n", mapImporter{"c": c})
+	bs := newFactSet(b, factTypes)
+	if err := bs.read("c.vetx", bad); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	var g gobFact
+	if bs.ImportObjectFact(F, &g) {
+		t.Errorf("a corrupt fact was read as %v", g)
+	}
+	if bs.bad == nil || !strings.Contains(bs.bad.Error(), "c.vetx: corrupt") {
+		t.Errorf("bad = %v, want an error naming c.vetx", bs.bad)
+	}
+}
